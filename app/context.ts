@@ -1,0 +1,21 @@
+import type { Kysely } from "kysely";
+import { createContext } from "react-router";
+import type { Config } from "../server/config.ts";
+import type { Database } from "../server/db/schema.ts";
+import type { Logger } from "../server/logger.ts";
+
+/** Long-lived services created once at start-up by server/main.ts. */
+export interface AppServices {
+  config: Config;
+  db: Kysely<Database>;
+  logger: Logger;
+}
+
+/** Per-request values set by the Express layer. */
+export interface RequestValues {
+  /** Nonce of this response's Content-Security-Policy; every inline script carries it. */
+  cspNonce: string;
+}
+
+export const servicesContext = createContext<AppServices>();
+export const requestContext = createContext<RequestValues>();

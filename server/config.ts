@@ -1,0 +1,205 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The environment, parsed once into one typed object. Every variable is listed in
+ * the README's configuration table; a bad value stops start-up with one line
+ * naming the variable and what is wrong (see ConfigError).
+ */
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === "http:" || url.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, `${name} must be an http:// or https:// URL`);
+
+const booleanFlag = (name: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine(
+      (value) => ["", "0", "1", "true", "false", "yes", "no", "on", "off"].includes(value),
+      `${name} must be true or false`,
+    )
+    .transform((value) => ["1", "true", "yes", "on"].includes(value));
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  PORT: z
+    .string()
+    .trim()
+    .default("3000")
+    .refine((value) => /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 65535, {
+      message: "PORT must be an integer between 1 and 65535",
+    })
+    .transform(Number),
+  HOST: z
+    .string()
+    .trim()
+    .default("127.0.0.1")
+    .refine((value) => value !== "", "HOST must not be empty"),
+  PUBLIC_URL: httpUrl("PUBLIC_URL").optional(),
+  DATA_DIR: z
+    .string()
+    .trim()
+    .default("./data")
+    .refine((value) => value !== "", "DATA_DIR must not be empty"),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (value) => !value || /^postgres(ql)?:\/\//.test(value) || /^(sqlite|file):/.test(value),
+      "DATABASE_URL must start with postgres://, postgresql://, sqlite: or file:",
+    ),
+  AUTH_SECRET: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || value.length >= 32,
+      "AUTH_SECRET must be at least 32 characters long",
+    ),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (value) => !value || /^smtps?:\/\/[^/]/.test(value),
+      "SMTP_URL must be an smtp:// or smtps:// URL",
+    ),
+  MAIL_FROM: optionalText,
+  S3_ENDPOINT: httpUrl("S3_ENDPOINT").optional(),
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_PUBLIC_URL: httpUrl("S3_PUBLIC_URL").optional(),
+  ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || z.email().safeParse(value).success, "ADMIN_EMAIL must be an email address"),
+  ADMIN_PASSWORD: optionalText,
+  ADMIN_NAME: optionalText,
+  TRUST_PROXY: booleanFlag("TRUST_PROXY").default(false),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+});
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export type DatabaseConfig =
+  | { kind: "sqlite"; file: string }
+  | { kind: "postgres"; url: string };
+
+export type Config = ReturnType<typeof buildConfig>;
+
+function buildConfig(env: z.infer<typeof environmentSchema>) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  const publicUrl = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
+  const database: DatabaseConfig =
+    env.DATABASE_URL && /^postgres(ql)?:\/\//.test(env.DATABASE_URL)
+      ? { kind: "postgres", url: env.DATABASE_URL }
+      : { kind: "sqlite", file: sqliteFile(env.DATABASE_URL, dataDir) };
+
+  if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) {
+    throw new ConfigError("ADMIN_PASSWORD must be set when ADMIN_EMAIL is set");
+  }
+  const s3Keys = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+  if (s3Keys.some(Boolean) && !s3Keys.every(Boolean)) {
+    throw new ConfigError(
+      "S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY",
+    );
+  }
+
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    /** Origin (scheme://host[:port]) used in emails, feeds and canonical links. */
+    publicOrigin: publicUrl.origin,
+    dataDir,
+    database,
+    authSecret: env.AUTH_SECRET,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM ?? `Bastion <no-reply@${publicUrl.hostname}>` },
+    s3: env.S3_BUCKET
+      ? {
+          endpoint: env.S3_ENDPOINT,
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION ?? "us-east-1",
+          accessKeyId: env.S3_ACCESS_KEY_ID as string,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY as string,
+          publicUrl: env.S3_PUBLIC_URL,
+        }
+      : undefined,
+    admin: env.ADMIN_EMAIL
+      ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD as string, name: env.ADMIN_NAME ?? "Admin" }
+      : undefined,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+function sqliteFile(databaseUrl: string | undefined, dataDir: string): string {
+  if (!databaseUrl) return path.join(dataDir, "bastion.sqlite");
+  const file = databaseUrl.replace(/^(sqlite|file):(\/\/)?/, "");
+  return path.resolve(file);
+}
+
+/** Parses the environment; throws ConfigError with a one-line message on the first bad variable. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const result = environmentSchema.safeParse(environment);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = String(issue?.path[0] ?? "environment");
+    const message = issue?.message ?? "is invalid";
+    throw new ConfigError(message.startsWith(variable) ? message : `${variable} ${message}`);
+  }
+  return buildConfig(result.data);
+}
+
+/**
+ * Returns AUTH_SECRET, or the secret generated into DATA_DIR on the first start and
+ * reused afterwards, so sessions and signed tokens survive restarts.
+ */
+export function resolveAuthSecret(config: Config): string {
+  if (config.authSecret) return config.authSecret;
+  const file = path.join(config.dataDir, "auth-secret");
+  try {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  // "wx" fails if another process created the file meanwhile; then its secret wins.
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return readFileSync(file, "utf8").trim();
+  }
+}

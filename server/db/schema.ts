@@ -1,0 +1,231 @@
+import type { Generated } from "kysely";
+
+/**
+ * Row types of every table, as both databases return them: booleans as booleans,
+ * numbers as numbers, timestamps as ISO-8601 strings in UTC ("…T…Z"), JSON columns
+ * as parsed values (see normalize.ts). Column names follow the spec (snake_case).
+ */
+
+export const SECTION_TYPES = ["heading", "text", "tip", "list", "code", "image"] as const;
+export const TIP_CATEGORIES = ["Tenable", "AWS", "Security Tips", "Career"] as const;
+export const TIP_TYPES = ["external", "coming-soon"] as const;
+export const RESOURCE_CATEGORIES = ["Learning", "Tools", "News", "Certifications", "Services"] as const;
+export const CERTIFICATION_STATUSES = ["completed", "in-progress", "planned"] as const;
+export const TIMELINE_CATEGORIES = ["education", "project", "certification", "career"] as const;
+export const ROLES = ["admin", "editor"] as const;
+export const SUBSCRIBER_STATUSES = ["active", "pending", "unsubscribed", "bounced"] as const;
+export const NOTIFICATION_ITEM_TYPES = ["chapter", "tip", "resource"] as const;
+export const NOTIFICATION_STATUSES = ["pending", "sent", "cancelled"] as const;
+export const OUTBOX_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+
+/** Columns that SQLite returns as 0/1 and that are turned into booleans. */
+export const BOOLEAN_COLUMNS = new Set(["is_visible", "published", "featured"]);
+/** Columns stored as JSON text on SQLite (jsonb on PostgreSQL) and parsed on read. */
+export const JSON_COLUMNS = new Set(["metadata", "details", "headers"]);
+
+type Timestamp = string;
+type JsonObject = Record<string, unknown>;
+
+export interface HomePageContentTable {
+  section_key: string;
+  content_value: string;
+  is_visible: Generated<boolean>;
+  metadata: Generated<JsonObject>;
+  display_order: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ChaptersTable {
+  id: string;
+  slug: string;
+  title: string;
+  number: number;
+  order_index: number;
+  published: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  published_at: Timestamp | null;
+}
+
+export interface ChapterSectionsTable {
+  id: string;
+  chapter_id: string;
+  type: (typeof SECTION_TYPES)[number];
+  content: string;
+  caption: string | null;
+  language: string | null;
+  order_index: number;
+}
+
+export interface TipsResourcesTable {
+  id: string;
+  category: (typeof TIP_CATEGORIES)[number];
+  title: string;
+  description: Generated<string>;
+  url: string | null;
+  type: Generated<(typeof TIP_TYPES)[number]>;
+  order_index: Generated<number>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface ResourcesTable {
+  id: string;
+  name: string;
+  description: Generated<string>;
+  url: string;
+  category: Generated<(typeof RESOURCE_CATEGORIES)[number]>;
+  featured: Generated<boolean>;
+  order_index: Generated<number>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface CertificationsTable {
+  id: string;
+  name: string;
+  organization: Generated<string>;
+  description: Generated<string>;
+  date: Generated<string>;
+  status: Generated<(typeof CERTIFICATION_STATUSES)[number]>;
+  order_index: number;
+}
+
+export interface SkillsTable {
+  id: string;
+  name: string;
+  level: Generated<number>;
+  category: string | null;
+  order_index: number;
+}
+
+export interface TimelineEventsTable {
+  id: string;
+  date: string;
+  title: string;
+  description: Generated<string>;
+  category: Generated<(typeof TIMELINE_CATEGORIES)[number]>;
+  order_index: number;
+}
+
+export interface SiteContentTable {
+  key: string;
+  value: string;
+}
+
+export interface SiteSettingsTable {
+  setting_key: string;
+  setting_value: string;
+}
+
+export interface UserRolesTable {
+  user_id: string;
+  role: (typeof ROLES)[number];
+  created_at: Generated<Timestamp>;
+}
+
+export interface NewsletterSubscribersTable {
+  id: string;
+  email: string;
+  status: Generated<(typeof SUBSCRIBER_STATUSES)[number]>;
+  subscribed_at: Generated<Timestamp>;
+  confirmed_at: Timestamp | null;
+  unsubscribed_at: Timestamp | null;
+  /** SHA-256 of the confirmation token sent by email; the token itself is never stored. */
+  confirmation_token_hash: string | null;
+  confirmation_expires_at: Timestamp | null;
+  /** SHA-256 of the unsubscribe token carried by every newsletter email. */
+  unsubscribe_token_hash: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface NewsletterSuppressionsTable {
+  id: string;
+  email: string;
+  reason: string;
+  added_at: Generated<Timestamp>;
+}
+
+export interface NewsletterSettingsTable {
+  setting_key: string;
+  setting_value: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  item_type: (typeof NOTIFICATION_ITEM_TYPES)[number];
+  item_id: string;
+  title: string;
+  summary: Generated<string>;
+  url: string;
+  status: Generated<(typeof NOTIFICATION_STATUSES)[number]>;
+  created_at: Generated<Timestamp>;
+  sent_at: Timestamp | null;
+}
+
+export interface EmailOutboxTable {
+  id: string;
+  idempotency_key: string;
+  to_address: string;
+  subject: string;
+  html_body: string;
+  text_body: string;
+  headers: Generated<Record<string, string>>;
+  status: Generated<(typeof OUTBOX_STATUSES)[number]>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Timestamp>;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+  sent_at: Timestamp | null;
+}
+
+export interface MediaTable {
+  id: string;
+  bucket: string;
+  path: string;
+  mime: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: Generated<Timestamp>;
+  user_id: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  details: Generated<JsonObject>;
+}
+
+export interface PageViewsTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  path: string;
+  views: Generated<number>;
+}
+
+export interface AppTables {
+  home_page_content: HomePageContentTable;
+  chapters: ChaptersTable;
+  chapter_sections: ChapterSectionsTable;
+  tips_resources: TipsResourcesTable;
+  resources: ResourcesTable;
+  certifications: CertificationsTable;
+  skills: SkillsTable;
+  timeline_events: TimelineEventsTable;
+  site_content: SiteContentTable;
+  site_settings: SiteSettingsTable;
+  user_roles: UserRolesTable;
+  newsletter_subscribers: NewsletterSubscribersTable;
+  newsletter_suppressions: NewsletterSuppressionsTable;
+  newsletter_settings: NewsletterSettingsTable;
+  notifications: NotificationsTable;
+  email_outbox: EmailOutboxTable;
+  media: MediaTable;
+  audit_log: AuditLogTable;
+  page_views: PageViewsTable;
+}
+
+export type Database = AppTables;
