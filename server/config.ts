@@ -71,18 +71,12 @@ const environmentSchema = z.object({
   AUTH_SECRET: z
     .string()
     .optional()
-    .refine(
-      (value) => value === undefined || value.length >= 32,
-      "AUTH_SECRET must be at least 32 characters long",
-    ),
+    .refine((value) => value === undefined || value.length >= 32, "AUTH_SECRET must be at least 32 characters long"),
   SMTP_URL: z
     .string()
     .trim()
     .optional()
-    .refine(
-      (value) => !value || /^smtps?:\/\/[^/]/.test(value),
-      "SMTP_URL must be an smtp:// or smtps:// URL",
-    ),
+    .refine((value) => !value || /^smtps?:\/\/[^/]/.test(value), "SMTP_URL must be an smtp:// or smtps:// URL"),
   MAIL_FROM: optionalText,
   S3_ENDPOINT: httpUrl("S3_ENDPOINT").optional(),
   S3_BUCKET: optionalText,
@@ -109,9 +103,7 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-export type DatabaseConfig =
-  | { kind: "sqlite"; file: string }
-  | { kind: "postgres"; url: string };
+export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
 
 export type Config = ReturnType<typeof buildConfig>;
 
@@ -128,9 +120,7 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
   }
   const s3Keys = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3Keys.some(Boolean) && !s3Keys.every(Boolean)) {
-    throw new ConfigError(
-      "S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY",
-    );
+    throw new ConfigError("S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY");
   }
 
   return {

@@ -11,7 +11,11 @@ interface HomeContentDefault {
 
 export const HOME_CONTENT_DEFAULTS: readonly HomeContentDefault[] = [
   { section_key: "hero_headline", content_value: "Securing the cloud, one lesson at a time", metadata: {} },
-  { section_key: "hero_tagline", content_value: "Cybersecurity engineer · vulnerability management · cloud security", metadata: {} },
+  {
+    section_key: "hero_tagline",
+    content_value: "Cybersecurity engineer · vulnerability management · cloud security",
+    metadata: {},
+  },
   {
     section_key: "hero_description",
     content_value:

@@ -15,7 +15,10 @@ export async function seedNewsletterSettings(db: Kysely<Database>): Promise<void
   await db
     .insertInto("newsletter_settings")
     .values(
-      Object.entries(NEWSLETTER_SETTING_DEFAULTS).map(([setting_key, setting_value]) => ({ setting_key, setting_value })),
+      Object.entries(NEWSLETTER_SETTING_DEFAULTS).map(([setting_key, setting_value]) => ({
+        setting_key,
+        setting_value,
+      })),
     )
     .onConflict((conflict) => conflict.column("setting_key").doNothing())
     .execute();

@@ -1,0 +1,99 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { type RenderToPipeableStreamOptions, renderToPipeableStream } from "react-dom/server";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
+import { NonceProvider } from "./components/nonce";
+import { type AppServices, requestContext, servicesContext } from "./context";
+
+export const streamTimeout = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+): Response | Promise<Response> {
+  // https://httpwg.org/specs/rfc9110.html#HEAD
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  // Read before rendering: a response whose scripts lack the CSP header's nonce would be broken.
+  const { cspNonce: nonce } = loadContext.get(requestContext);
+  const userAgent = request.headers.get("user-agent");
+  // Crawlers and SPA-mode renders need the complete document, not a streamed shell.
+  const readyOption: keyof RenderToPipeableStreamOptions =
+    (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    // Abort a little after streamTimeout so rejected boundaries still have time to flush.
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider nonce={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [readyOption]() {
+          shellRendered = true;
+          const body = new PassThrough({
+            final(callback) {
+              // Clearing the timer releases this closure as soon as the stream ends.
+              clearTimeout(timeoutId);
+              timeoutId = undefined;
+              callback();
+            },
+          });
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          pipe(body);
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors before the shell is ready reject above and reach handleError through
+          // React Router; only those streamed later would otherwise go unlogged.
+          if (shellRendered) logUnhandledError(error, request, loadContext);
+        },
+      },
+    );
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  // A visitor who navigated away is not an error worth logging.
+  if (request.signal.aborted) return;
+  logUnhandledError(error, request, context);
+};
+
+function logUnhandledError(error: unknown, request: Request, context: Readonly<RouterContextProvider>): void {
+  const path = new URL(request.url).pathname;
+  const logger = servicesOf(context)?.logger;
+  if (logger) logger.error({ err: error, path }, "Unhandled error");
+  else console.error("Unhandled error", path, error);
+}
+
+/** Undefined when the request failed before the Express layer provided the services. */
+function servicesOf(context: Readonly<RouterContextProvider>): AppServices | undefined {
+  try {
+    return context.get(servicesContext);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,44 @@
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../server/config.ts";
+import { type CliCommand, UsageError } from "./command.ts";
+import { databaseCommands } from "./commands/database.ts";
+
+/** `npm run cli -- <command> [options]`: administration from a terminal. */
+
+const COMMANDS: CliCommand[] = [...databaseCommands];
+
+function helpText(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.usage.length));
+  const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
+  return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nConfiguration comes from the same environment variables as the server (see README).\n`;
+}
+
+export async function runCli(argv: string[], output: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    output.write(helpText());
+    return 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  try {
+    if (!command) throw new UsageError(`Unknown command "${name}". Run \`npm run cli -- --help\` for the list.`);
+    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false });
+    await command.run({ config: loadConfig(), values, output });
+    return 0;
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

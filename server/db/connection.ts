@@ -1,0 +1,79 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { DatabaseConfig } from "../config.ts";
+import { SqliteResultNormalizer } from "./normalize.ts";
+import type { Database } from "./schema.ts";
+import { openSqliteDatabase } from "./sqlite-database.ts";
+
+export type DialectName = DatabaseConfig["kind"];
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Throws when the database cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const PG_TYPES = {
+  INT8: 20,
+  NUMERIC: 1700,
+  TIMESTAMP: 1114,
+  TIMESTAMPTZ: 1184,
+} as const;
+
+/**
+ * Type parsers for our own pool only (other libraries keep pg's defaults): counts
+ * and bigints as numbers like SQLite gives, timestamps as ISO-8601 strings like we
+ * store them on SQLite.
+ */
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    switch (oid) {
+      case PG_TYPES.INT8:
+      case PG_TYPES.NUMERIC:
+        return (value: string) => Number(value);
+      case PG_TYPES.TIMESTAMPTZ:
+        return (value: string) => new Date(value).toISOString();
+      case PG_TYPES.TIMESTAMP:
+        return (value: string) => new Date(`${value.replace(" ", "T")}Z`).toISOString();
+      default:
+        return pg.types.getTypeParser(oid, format);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  if (config.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: config.url, types: pgTypes, max: 10 });
+    // An idle client that loses its connection emits 'error' on the pool; without a
+    // listener that would crash the process. The next query reconnects.
+    pool.on("error", () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: "postgres",
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: () => db.destroy(),
+    };
+  }
+
+  if (config.file !== ":memory:") mkdirSync(path.dirname(config.file), { recursive: true });
+  const { database } = openSqliteDatabase(config.file);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database }),
+    plugins: [new SqliteResultNormalizer()],
+  });
+  return {
+    db,
+    dialect: "sqlite",
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,27 @@
+import type { Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
+import type { DialectName } from "../connection.ts";
+import * as initialSchema from "./0001-initial-schema.ts";
+
+interface DialectAwareMigration {
+  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+  down?(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+/** Every migration, in order. Names sort lexically; never rename or edit a released one. */
+const MIGRATIONS: Record<string, DialectAwareMigration> = {
+  "0001-initial-schema": initialSchema,
+};
+
+/** The migrations bound to one dialect: column types differ, the schema does not. */
+export function migrationsFor(dialect: DialectName): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, migration]) => [
+      name,
+      {
+        up: (db: Kysely<any>) => migration.up(db, dialect),
+        down: migration.down ? (db: Kysely<any>) => migration.down!(db, dialect) : undefined,
+      },
+    ]),
+  );
+}

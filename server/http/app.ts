@@ -1,0 +1,65 @@
+import path from "node:path";
+import compression from "compression";
+import express, { type RequestHandler } from "express";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { limitRequestBody } from "./body-limit.ts";
+import { handleUncaughtErrors } from "./errors.ts";
+import { healthCheck } from "./health.ts";
+import { logRequests } from "./request-log.ts";
+import { refuseForeignOrigin } from "./same-origin.ts";
+import { assignCspNonce, securityHeaders } from "./security-headers.ts";
+
+export interface HttpAppOptions {
+  config: Config;
+  logger: Logger;
+  pingDatabase: () => Promise<void>;
+  /** Serves the pages and routes of the React Router app. */
+  renderApp: RequestHandler;
+  /** Production: the built client folder. Development: Vite's middlewares instead. */
+  clientAssets: { directory: string } | { middleware: RequestHandler };
+}
+
+/** The Express application: middleware order matters and is documented inline. */
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const { config, logger } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(logRequests(logger));
+  app.use(compression());
+  // Headers first, so that every answer below (assets, 403, 413, errors) carries them.
+  app.use(assignCspNonce);
+  app.use(
+    securityHeaders({
+      imageOrigins: config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [],
+      allowDevServer: config.env === "development",
+    }),
+  );
+
+  app.get("/healthz", healthCheck(options.pingDatabase));
+
+  if ("directory" in options.clientAssets) {
+    const { directory } = options.clientAssets;
+    // File names under assets/ carry a content hash: they can be cached forever.
+    app.use(
+      "/assets",
+      express.static(path.join(directory, "assets"), {
+        immutable: true,
+        maxAge: "1y",
+        index: false,
+        fallthrough: true,
+      }),
+    );
+    app.use(express.static(directory, { maxAge: "1h", index: false }));
+  } else {
+    app.use(options.clientAssets.middleware);
+  }
+
+  app.use(refuseForeignOrigin({ publicOrigin: config.publicOrigin }));
+  app.use(limitRequestBody());
+  app.use(options.renderApp);
+  app.use(handleUncaughtErrors);
+  return app;
+}

@@ -1,0 +1,22 @@
+import { createRequestHandler } from "@react-router/express";
+import type { RequestHandler } from "express";
+import { RouterContextProvider } from "react-router";
+import { type AppServices, requestContext, servicesContext } from "../../app/context.ts";
+
+/**
+ * The entry of the server bundle (vite.config.ts). It is built together with the
+ * routes so the router context keys exist once: the services created by
+ * server/main.ts are handed to the routes through them.
+ */
+export function createReactRouterHandler(services: AppServices): RequestHandler {
+  return createRequestHandler({
+    build: () => import("virtual:react-router/server-build"),
+    mode: services.config.env === "development" ? "development" : "production",
+    getLoadContext(_req, res) {
+      const context = new RouterContextProvider();
+      context.set(servicesContext, services);
+      context.set(requestContext, { cspNonce: res.locals.cspNonce as string });
+      return context;
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { RequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "../logger.ts";
+
+/** One log line per request: method, path, status and duration in milliseconds. */
+export function logRequests(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    quietReqLogger: true,
+    wrapSerializers: false,
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split("?")[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customAttributeKeys: { responseTime: "durationMs" },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    customSuccessMessage: (req, res) => `${req.method} ${req.url?.split("?")[0]} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${req.url?.split("?")[0]} ${res.statusCode}`,
+  }) as unknown as RequestHandler;
+}

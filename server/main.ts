@@ -1,0 +1,134 @@
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RequestHandler } from "express";
+import type { AppServices } from "../app/context.ts";
+import { type Config, ConfigError, loadConfig, resolveAuthSecret } from "./config.ts";
+import type { DatabaseHandle } from "./db/connection.ts";
+import { prepareDatabase } from "./db/setup.ts";
+import { createHttpApp } from "./http/app.ts";
+import { createLogger, type Logger } from "./logger.ts";
+
+/**
+ * The process entry: `node server/main.ts` serves the production build;
+ * `NODE_ENV=development` serves the app through Vite with hot reload.
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+const CLIENT_BUILD = path.join(ROOT, "build/client");
+/** In-flight requests get this long to finish after SIGTERM/SIGINT. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+type HandlerFactory = (services: AppServices) => RequestHandler;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = createLogger({ level: config.logLevel, pretty: config.env === "development" });
+  resolveAuthSecret(config);
+  const database = await prepareDatabase(config.database, logger);
+  const services: AppServices = { config, db: database.db, logger };
+
+  const { renderApp, clientAssets, closeDevServer } =
+    config.env === "development" ? await developmentRendering(services) : await productionRendering(services);
+
+  const app = createHttpApp({ config, logger, pingDatabase: database.ping, renderApp, clientAssets });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  logger.info(
+    { address: `http://${config.host}:${config.port}`, database: database.dialect },
+    `Listening on ${config.publicOrigin}`,
+  );
+
+  installShutdown({ server, database, logger, closeDevServer });
+}
+
+async function productionRendering(services: AppServices) {
+  if (!existsSync(SERVER_BUILD)) {
+    throw new Error("No production build found in build/. Run `npm run build` first (or `npm start`, which builds).");
+  }
+  const build = (await import(SERVER_BUILD)) as { createReactRouterHandler: HandlerFactory };
+  return {
+    renderApp: build.createReactRouterHandler(services),
+    clientAssets: { directory: CLIENT_BUILD },
+    closeDevServer: async () => {},
+  };
+}
+
+async function developmentRendering(services: AppServices) {
+  const vite = await import("vite");
+  const devServer = await vite.createServer({ root: ROOT, server: { middlewareMode: true }, appType: "custom" });
+  const renderApp: RequestHandler = async (req, res, next) => {
+    try {
+      const module = (await devServer.ssrLoadModule("./server/http/react-router-handler.ts")) as {
+        createReactRouterHandler: HandlerFactory;
+      };
+      await module.createReactRouterHandler(services)(req, res, next);
+    } catch (error) {
+      if (error instanceof Error) devServer.ssrFixStacktrace(error);
+      next(error);
+    }
+  };
+  return {
+    renderApp,
+    clientAssets: { middleware: devServer.middlewares as unknown as RequestHandler },
+    closeDevServer: () => devServer.close(),
+  };
+}
+
+function installShutdown(parts: {
+  server: Server;
+  database: DatabaseHandle;
+  logger: Logger;
+  closeDevServer: () => Promise<void>;
+}): void {
+  const { server, database, logger } = parts;
+  let stopping = false;
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "Shutting down: no new connections, finishing in-flight requests");
+
+    const force = setTimeout(() => {
+      logger.warn("In-flight requests did not finish in time; closing their connections");
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+
+    // close() stops accepting and waits for open requests; idle keep-alive
+    // connections would hold it open, so they are closed now.
+    server.close(async (error) => {
+      clearTimeout(force);
+      await parts.closeDevServer();
+      await database.close();
+      logger.info("Stopped");
+      logger.flush?.();
+      process.exit(error ? 1 : 0);
+    });
+    server.closeIdleConnections();
+  };
+
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error) => {
+  process.stderr.write(`Bastion failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects (no React Router Vite plugin: tests import server code directly, and
+ * anything that needs the app spawns the built server):
+ * - "integration": tests/** that run in-process against real SQLite / PostgreSQL;
+ * - "e2e": browser tests and the HTTP tests under tests/http/, which spawn the
+ *   built server and so share e2e/global-setup.ts (it builds the app once).
+ * `npx vitest run --project integration` runs the first alone.
+ */
+export default defineConfig({
+  test: {
+    // 2-core machines: two test files at a time keeps the run fast without thrashing.
+    maxWorkers: 2,
+    fileParallelism: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/http/**", "**/node_modules/**"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["e2e/**/*.test.ts", "tests/http/**/*.test.ts"],
+          globalSetup: ["e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
