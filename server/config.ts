@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -8,6 +8,8 @@ import { z } from "zod";
  * the README's configuration table; a bad value stops start-up with one line
  * naming the variable and what is wrong (see ConfigError).
  */
+
+const MIN_SECRET_LENGTH = 32;
 
 const optionalText = z
   .string()
@@ -40,7 +42,9 @@ const booleanFlag = (name: string) =>
     .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
 const environmentSchema = z.object({
-  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  NODE_ENV: z
+    .enum(["production", "development", "test"], { message: "NODE_ENV must be production, development or test" })
+    .default("production"),
   PORT: z
     .string()
     .trim()
@@ -71,7 +75,10 @@ const environmentSchema = z.object({
   AUTH_SECRET: z
     .string()
     .optional()
-    .refine((value) => value === undefined || value.length >= 32, "AUTH_SECRET must be at least 32 characters long"),
+    .refine(
+      (value) => value === undefined || value.length >= MIN_SECRET_LENGTH,
+      `AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`,
+    ),
   SMTP_URL: z
     .string()
     .trim()
@@ -159,7 +166,9 @@ function sqliteFile(databaseUrl: string | undefined, dataDir: string): string {
 
 /** Parses the environment; throws ConfigError with a one-line message on the first bad variable. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  const result = environmentSchema.safeParse(environment);
+  // A variable set to an empty string (`PORT=`) means the same as one left unset.
+  const given = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ""));
+  const result = environmentSchema.safeParse(given);
   if (!result.success) {
     const issue = result.error.issues[0];
     const variable = String(issue?.path[0] ?? "environment");
@@ -171,25 +180,48 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
 
 /**
  * Returns AUTH_SECRET, or the secret generated into DATA_DIR on the first start and
- * reused afterwards, so sessions and signed tokens survive restarts.
+ * reused afterwards, so sessions and signed tokens survive restarts. The file is
+ * written under a temporary name and then linked into place, so no process ever
+ * reads a half-written secret; when two start at once, the first link wins.
  */
 export function resolveAuthSecret(config: Config): string {
   if (config.authSecret) return config.authSecret;
   const file = path.join(config.dataDir, "auth-secret");
-  try {
-    const stored = readFileSync(file, "utf8").trim();
-    if (stored.length >= 32) return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
+  const stored = readStoredSecret(file);
+  if (stored !== undefined) return stored;
+
   mkdirSync(config.dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
-  // "wx" fails if another process created the file meanwhile; then its secret wins.
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(temporary, `${secret}\n`, { mode: 0o600 });
   try {
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    linkSync(temporary, file);
     return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return readFileSync(file, "utf8").trim();
+    return readStoredSecret(file) as string;
+  } finally {
+    unlinkSync(temporary);
   }
+}
+
+/**
+ * The secret stored in `file`, or undefined when there is none. A damaged file
+ * (shorter than a secret) stops start-up: signing sessions with an empty or short
+ * key would make them forgeable.
+ */
+function readStoredSecret(file: string): string | undefined {
+  let stored: string;
+  try {
+    stored = readFileSync(file, "utf8").trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  if (stored.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      `The auth secret in ${file} is shorter than ${MIN_SECRET_LENGTH} characters: delete that file to generate a new one (this signs everyone out), or set AUTH_SECRET`,
+    );
+  }
+  return stored;
 }

@@ -17,7 +17,7 @@ export type TestDialect = DatabaseConfig["kind"];
 export interface TestDatabase {
   dialect: TestDialect;
   config: DatabaseConfig;
-  /** postgres:// URL or SQLite file path, handy for DATABASE_URL of a child process. */
+  /** A DATABASE_URL for this database: postgres://… or file:<path>. */
   url: string;
   drop(): Promise<void>;
 }
@@ -41,7 +41,7 @@ function createSqliteDatabase(): TestDatabase {
   return {
     dialect: "sqlite",
     config: { kind: "sqlite", file },
-    url: file,
+    url: `file:${file}`,
     drop: async () => rmSync(directory, { recursive: true, force: true }),
   };
 }

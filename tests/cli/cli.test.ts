@@ -1,0 +1,135 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../cli/main.ts";
+import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Runs the CLI in-process, capturing what it writes to its output and to stderr. */
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  const output = new Writable({
+    write(chunk, _encoding, done) {
+      stdout += String(chunk);
+      done();
+    },
+  });
+  let stderr = "";
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await runCli(argv, output);
+    return { code, stdout, stderr };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Runs `node cli/main.ts …` as `npm run cli` does, with only the given environment. */
+async function spawnCli(argv: string[], env: Record<string, string>) {
+  const nodeBin = path.join(ROOT, "node_modules/node/bin");
+  const child = spawn("node", ["cli/main.ts", ...argv], {
+    cwd: ROOT,
+    env: { PATH: `${nodeBin}:${process.env.PATH ?? ""}`, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
+
+describe("npm run cli", () => {
+  it("--help lists the commands, db:migrate among them", async () => {
+    const result = await run(["--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^Usage: npm run cli -- <command> \[options\]\n/);
+    expect(result.stdout).toMatch(/^ {2}db:migrate\s+Apply pending database migrations/m);
+  });
+
+  it("prints the same help with no command at all", async () => {
+    const [none, help] = [await run([]), await run(["--help"])];
+    expect(none).toEqual(help);
+  });
+
+  it("refuses an unknown command with exit code 2 and a pointer to --help", async () => {
+    const result = await run(["db:explode"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'Unknown command "db:explode". Run `npm run cli -- --help` for the list.\n',
+    });
+  });
+
+  it("refuses an option the command does not take with exit code 2", async () => {
+    const result = await run(["db:migrate", "--force"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("--force");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("reports a bad configuration with exit code 2, naming the variable", async () => {
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = "mysql://nope";
+    try {
+      const result = await run(["db:migrate"]);
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: "DATABASE_URL must start with postgres://, postgresql://, sqlite: or file:\n",
+      });
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+  });
+
+  it("exits with the code as a process (node cli/main.ts)", async () => {
+    const help = await spawnCli(["--help"], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("db:migrate");
+    const unknown = await spawnCli(["nope"], {});
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'Unknown command "nope". Run `npm run cli -- --help` for the list.\n',
+    });
+  });
+});
+
+describe.each(TEST_DIALECTS)("node cli/main.ts db:migrate on %s", (dialect) => {
+  let testDb: TestDatabase;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(dialect);
+  });
+
+  afterAll(async () => {
+    await testDb?.drop();
+  });
+
+  it("migrates the database of DATABASE_URL, then finds it up to date", async () => {
+    const env = { DATABASE_URL: testDb.url };
+    const first = await spawnCli(["db:migrate"], env);
+    expect(first).toEqual({
+      code: 0,
+      stdout: `Applied 1 migration(s) to the ${dialect} database: 0001-initial-schema\n`,
+      stderr: "",
+    });
+    const second = await spawnCli(["db:migrate"], env);
+    expect(second).toEqual({ code: 0, stdout: `The ${dialect} database is up to date.\n`, stderr: "" });
+  });
+});

@@ -1,0 +1,361 @@
+import { Writable } from "node:stream";
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../cli/main.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { BETTER_AUTH_TABLES } from "../../server/db/migrations/better-auth-tables.ts";
+import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
+
+const APP_TABLES = [
+  "home_page_content",
+  "chapters",
+  "chapter_sections",
+  "tips_resources",
+  "resources",
+  "certifications",
+  "skills",
+  "timeline_events",
+  "site_content",
+  "site_settings",
+  "user_roles",
+  "newsletter_subscribers",
+  "newsletter_suppressions",
+  "newsletter_settings",
+  "notifications",
+  "email_outbox",
+  "media",
+  "audit_log",
+  "page_views",
+];
+
+/** Better Auth's tables as Better Auth 1.7.7 names them (camelCase, a table called "user"). */
+const AUTH_TABLES = ["user", "session", "account", "verification", "twoFactor", "passkey", "jwks", "rateLimit"];
+
+/** The promise rejects, and the database's message names the constraint that refused the row. */
+async function expectViolation(work: Promise<unknown>, constraint: RegExp): Promise<void> {
+  await expect(work).rejects.toThrow(constraint);
+}
+
+let sequence = 0;
+const nextId = (prefix: string) => `${prefix}-test-${++sequence}`;
+
+describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
+  let testDb: TestDatabase;
+  let handle: DatabaseHandle;
+  let db: Kysely<any>;
+  let firstRun: string[];
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(dialect);
+    handle = openDatabase(testDb.config);
+    db = handle.db as Kysely<any>;
+    firstRun = await migrateToLatest(handle.db, handle.dialect);
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await testDb?.drop();
+  });
+
+  it("reports the migrations it applied on an empty database", () => {
+    expect(firstRun).toEqual(["0001-initial-schema"]);
+  });
+
+  it("creates every table of the data model, and nothing else", async () => {
+    // getTables() leaves out Kysely's own kysely_migration and kysely_migration_lock.
+    const tables = (await db.introspection.getTables()).map((table) => table.name).sort();
+    expect(tables).toEqual([...APP_TABLES, ...AUTH_TABLES].sort());
+    // The list the down migration drops names the same Better Auth tables.
+    expect([...BETTER_AUTH_TABLES].sort()).toEqual([...AUTH_TABLES].sort());
+  });
+
+  it("gives chapters and newsletter_subscribers the columns of the data model", async () => {
+    const tables = await db.introspection.getTables();
+    const columns = (name: string) =>
+      tables
+        .find((table) => table.name === name)
+        ?.columns.map((column) => column.name)
+        .sort();
+    expect(columns("chapters")).toEqual(
+      ["id", "slug", "title", "number", "order_index", "published", "created_at", "updated_at", "published_at"].sort(),
+    );
+    expect(columns("newsletter_subscribers")).toEqual(
+      [
+        "id",
+        "email",
+        "status",
+        "subscribed_at",
+        "confirmed_at",
+        "unsubscribed_at",
+        "confirmation_token_hash",
+        "confirmation_expires_at",
+        "unsubscribe_token_hash",
+        "updated_at",
+      ].sort(),
+    );
+  });
+
+  it("applies nothing when run a second time", async () => {
+    expect(await migrateToLatest(handle.db, handle.dialect)).toEqual([]);
+    const recorded = await db.selectFrom("kysely_migration").select("name").execute();
+    expect(recorded).toEqual([{ name: "0001-initial-schema" }]);
+  });
+
+  describe("CHECK constraints reject values outside the data model", () => {
+    let chapterId: string;
+    let userId: string;
+
+    beforeAll(async () => {
+      chapterId = nextId("chapter");
+      await db
+        .insertInto("chapters")
+        .values({ id: chapterId, slug: `slug-${chapterId}`, title: "Checks", number: 1, order_index: 0 })
+        .execute();
+      userId = nextId("user");
+      const now = new Date().toISOString();
+      await db
+        .insertInto("user")
+        .values({
+          id: userId,
+          name: "Ada",
+          email: `${userId}@example.com`,
+          emailVerified: false,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+    });
+
+    const section = (type: string) => ({
+      id: nextId("section"),
+      chapter_id: chapterId,
+      type,
+      content: "x",
+      order_index: 0,
+    });
+
+    it("chapter_sections.type", async () => {
+      await db.insertInto("chapter_sections").values(section("code")).execute();
+      await expectViolation(
+        db.insertInto("chapter_sections").values(section("video")).execute(),
+        /chapter_sections_type_check/,
+      );
+    });
+
+    it("tips_resources.category and tips_resources.type", async () => {
+      const tip = (category: string, type = "external") => ({ id: nextId("tip"), category, title: "T", type });
+      await db.insertInto("tips_resources").values(tip("Security Tips")).execute();
+      await expectViolation(
+        db.insertInto("tips_resources").values(tip("Other")).execute(),
+        /tips_resources_category_check/,
+      );
+      await expectViolation(
+        db.insertInto("tips_resources").values(tip("AWS", "internal")).execute(),
+        /tips_resources_type_check/,
+      );
+    });
+
+    it("resources.category", async () => {
+      const resource = (category: string) => ({
+        id: nextId("resource"),
+        name: "R",
+        url: "https://example.com",
+        category,
+      });
+      await db.insertInto("resources").values(resource("Services")).execute();
+      await expectViolation(
+        db.insertInto("resources").values(resource("Podcasts")).execute(),
+        /resources_category_check/,
+      );
+    });
+
+    it("certifications.status", async () => {
+      const cert = (status: string) => ({ id: nextId("cert"), name: "OSCP", status, order_index: 0 });
+      await db.insertInto("certifications").values(cert("in-progress")).execute();
+      await expectViolation(
+        db.insertInto("certifications").values(cert("expired")).execute(),
+        /certifications_status_check/,
+      );
+    });
+
+    it("timeline_events.category", async () => {
+      const event = (category: string) => ({ id: nextId("event"), date: "2024", title: "E", category, order_index: 0 });
+      await db.insertInto("timeline_events").values(event("career")).execute();
+      await expectViolation(
+        db.insertInto("timeline_events").values(event("hobby")).execute(),
+        /timeline_events_category_check/,
+      );
+    });
+
+    it("skills.level between 0 and 100", async () => {
+      const skill = (level: number) => ({ id: nextId("skill"), name: "S", level, order_index: 0 });
+      await db
+        .insertInto("skills")
+        .values([skill(0), skill(100)])
+        .execute();
+      await expectViolation(db.insertInto("skills").values(skill(101)).execute(), /skills_level_range/);
+      await expectViolation(db.insertInto("skills").values(skill(-1)).execute(), /skills_level_range/);
+    });
+
+    it("user_roles.role", async () => {
+      await db.insertInto("user_roles").values({ user_id: userId, role: "editor" }).execute();
+      await expectViolation(
+        db.insertInto("user_roles").values({ user_id: userId, role: "owner" }).execute(),
+        /user_roles_role_check/,
+      );
+      // The same role twice for one user is refused too.
+      await expect(db.insertInto("user_roles").values({ user_id: userId, role: "editor" }).execute()).rejects.toThrow(
+        /UNIQUE|duplicate key/i,
+      );
+    });
+
+    it("newsletter_subscribers.status", async () => {
+      const subscriber = (status: string) => {
+        const id = nextId("sub");
+        return { id, email: `${id}@example.com`, status, unsubscribe_token_hash: `hash-${id}` };
+      };
+      await db.insertInto("newsletter_subscribers").values(subscriber("bounced")).execute();
+      await expectViolation(
+        db.insertInto("newsletter_subscribers").values(subscriber("deleted")).execute(),
+        /newsletter_subscribers_status_check/,
+      );
+    });
+  });
+
+  describe("newsletter_subscribers.email", () => {
+    const subscriber = (email: string) => {
+      const id = nextId("sub");
+      return { id, email, unsubscribe_token_hash: `hash-${id}` };
+    };
+
+    it("rejects an upper-case email", async () => {
+      await expectViolation(
+        db.insertInto("newsletter_subscribers").values(subscriber("Reader@Example.com")).execute(),
+        /newsletter_subscribers_email_lower/,
+      );
+    });
+
+    it("rejects a duplicate email", async () => {
+      await db.insertInto("newsletter_subscribers").values(subscriber("reader@example.com")).execute();
+      await expect(
+        db.insertInto("newsletter_subscribers").values(subscriber("reader@example.com")).execute(),
+      ).rejects.toThrow(/UNIQUE constraint failed: newsletter_subscribers\.email|newsletter_subscribers_email_key/);
+      const rows = await db
+        .selectFrom("newsletter_subscribers")
+        .select("id")
+        .where("email", "=", "reader@example.com")
+        .execute();
+      expect(rows).toHaveLength(1);
+    });
+  });
+
+  it("deleting a chapter deletes its sections", async () => {
+    const chapterId = nextId("chapter");
+    const otherId = nextId("chapter");
+    await db
+      .insertInto("chapters")
+      .values([
+        { id: chapterId, slug: `slug-${chapterId}`, title: "Doomed", number: 2, order_index: 1 },
+        { id: otherId, slug: `slug-${otherId}`, title: "Kept", number: 3, order_index: 2 },
+      ])
+      .execute();
+    await db
+      .insertInto("chapter_sections")
+      .values([
+        { id: nextId("section"), chapter_id: chapterId, type: "heading", content: "a", order_index: 0 },
+        { id: nextId("section"), chapter_id: chapterId, type: "text", content: "b", order_index: 1 },
+        { id: nextId("section"), chapter_id: otherId, type: "text", content: "c", order_index: 0 },
+      ])
+      .execute();
+
+    const countFor = async (id: string) =>
+      (
+        await db
+          .selectFrom("chapter_sections")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("chapter_id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).n;
+    expect(await countFor(chapterId)).toBe(2);
+
+    await db.deleteFrom("chapters").where("id", "=", chapterId).execute();
+    expect(await countFor(chapterId)).toBe(0);
+    expect(await countFor(otherId)).toBe(1);
+  });
+
+  it("refuses a section whose chapter does not exist", async () => {
+    await expect(
+      db
+        .insertInto("chapter_sections")
+        .values({ id: nextId("section"), chapter_id: "chapter-missing", type: "text", content: "x", order_index: 0 })
+        .execute(),
+    ).rejects.toThrow(/FOREIGN KEY constraint failed|foreign key constraint/i);
+  });
+
+  describe("npm run db:migrate (cli/main.ts db:migrate)", () => {
+    let cliDb: TestDatabase;
+    const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
+
+    beforeAll(async () => {
+      cliDb = await createTestDatabase(dialect);
+      // The CLI reads the same environment as the server.
+      process.env.DATABASE_URL = cliDb.url;
+    });
+
+    afterAll(async () => {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      await cliDb?.drop();
+    });
+
+    async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+      let stdout = "";
+      const output = new Writable({
+        write(chunk, _encoding, done) {
+          stdout += String(chunk);
+          done();
+        },
+      });
+      let stderr = "";
+      const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+        stderr += String(chunk);
+        return true;
+      });
+      try {
+        const code = await runCli(argv, output);
+        return { code, stdout, stderr };
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    it("applies the migrations, then reports the database up to date", async () => {
+      const first = await run(["db:migrate"]);
+      expect(first).toEqual({
+        code: 0,
+        stdout: `Applied 1 migration(s) to the ${dialect} database: 0001-initial-schema\n`,
+        stderr: "",
+      });
+
+      const second = await run(["db:migrate"]);
+      expect(second).toEqual({ code: 0, stdout: `The ${dialect} database is up to date.\n`, stderr: "" });
+
+      // It migrated the database DATABASE_URL points to.
+      const check = openDatabase(cliDb.config);
+      try {
+        const tables = (await check.db.introspection.getTables()).map((table) => table.name);
+        expect(tables).toEqual(expect.arrayContaining([...APP_TABLES, ...AUTH_TABLES]));
+        const { n } = await (check.db as Kysely<any>)
+          .selectFrom("kysely_migration")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow();
+        expect(n).toBe(1);
+      } finally {
+        await check.close();
+      }
+    });
+  });
+});
