@@ -2,12 +2,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { type RenderToPipeableStreamOptions, renderToPipeableStream } from "react-dom/server";
-import {
-  type EntryContext,
-  type HandleErrorFunction,
-  type RouterContextProvider,
-  ServerRouter,
-} from "react-router";
+import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { type AppServices, requestContext, servicesContext } from "./context";
 

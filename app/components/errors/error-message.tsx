@@ -22,7 +22,11 @@ export function NotFoundMessage() {
 
 export function ServerErrorMessage() {
   return (
-    <ErrorMessage code="500" title="Something went wrong" text="An unexpected error occurred. Please try again later." />
+    <ErrorMessage
+      code="500"
+      title="Something went wrong"
+      text="An unexpected error occurred. Please try again later."
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { Menu, X } from "lucide-react";
-import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
-import { NavLinkList } from "./nav-link-list";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { PRIMARY_NAV_ITEMS } from "./nav-items";
+import { NavLinkList } from "./nav-link-list";
 
 /**
  * A <details> disclosure, so the menu opens and closes without JavaScript.
@@ -21,8 +21,8 @@ export function MobileMenu() {
     return () => document.removeEventListener("pointerdown", closeOnOutsideClick);
   }, [open]);
 
-  function closeOnLinkClick(event: MouseEvent<HTMLElement>) {
-    if ((event.target as Element).closest("a") && detailsRef.current) detailsRef.current.open = false;
+  function close() {
+    if (detailsRef.current) detailsRef.current.open = false;
   }
 
   function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>) {
@@ -52,9 +52,8 @@ export function MobileMenu() {
         aria-label="Mobile"
         data-testid="mobile-nav"
         className="absolute inset-x-0 top-full z-40 border-b border-line bg-surface px-4 pt-2 pb-4 shadow-lg"
-        onClick={closeOnLinkClick}
       >
-        <NavLinkList items={PRIMARY_NAV_ITEMS} className="flex flex-col gap-1" />
+        <NavLinkList items={PRIMARY_NAV_ITEMS} className="flex flex-col gap-1" onLinkClick={close} />
       </nav>
     </details>
   );

@@ -2,8 +2,8 @@ import { ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { SITE_NAME } from "~/lib/meta";
 import { MobileMenu } from "./mobile-menu";
-import { NavLinkList } from "./nav-link-list";
 import { PRIMARY_NAV_ITEMS } from "./nav-items";
+import { NavLinkList } from "./nav-link-list";
 
 export function SiteHeader() {
   return (

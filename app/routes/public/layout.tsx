@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
-import { PublicShell } from "~/components/site/public-shell";
 import { RouteErrorMessage } from "~/components/errors/error-message";
+import { PublicShell } from "~/components/site/public-shell";
 import { servicesContext } from "~/context";
 import { siteMeta } from "~/lib/meta";
 import { getSiteSettings } from "../../../server/content/site-settings.ts";
