@@ -35,6 +35,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // React and other libraries pick their production or development build from
+  // NODE_ENV when first imported (the server bundle is imported below).
+  process.env.NODE_ENV = config.env;
   const logger = createLogger({ level: config.logLevel, pretty: config.env === "development" });
   resolveAuthSecret(config);
   const database = await prepareDatabase(config.database, logger);
@@ -110,10 +113,17 @@ function installShutdown(parts: {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
 
+    // A connection busy with a request when the signal came becomes an idle keep-alive
+    // connection once its response ends; without this it would hold close() open until
+    // the client or the keep-alive timeout drops it.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
+    closeIdle.unref();
+
     // close() stops accepting and waits for open requests; idle keep-alive
     // connections would hold it open, so they are closed now.
     server.close(async (error) => {
       clearTimeout(force);
+      clearInterval(closeIdle);
       await parts.closeDevServer();
       await database.close();
       logger.info("Stopped");
