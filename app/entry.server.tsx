@@ -2,7 +2,13 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { type RenderToPipeableStreamOptions, renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { type AppServices, requestContext, servicesContext } from "./context";
 
@@ -74,6 +80,12 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // A visitor who navigated away is not an error worth logging.
   if (request.signal.aborted) return;
+  // A client's mistake (405 for a POST to a page without an action, say) is not ours.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const path = new URL(request.url).pathname;
+    servicesOf(context)?.logger.warn({ status: error.status, path }, error.statusText || "Client error");
+    return;
+  }
   logUnhandledError(error, request, context);
 };
 

@@ -127,7 +127,6 @@ function installShutdown(parts: {
       await parts.closeDevServer();
       await database.close();
       logger.info("Stopped");
-      logger.flush?.();
       process.exit(error ? 1 : 0);
     });
     server.closeIdleConnections();

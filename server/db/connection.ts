@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
@@ -62,17 +62,27 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     };
   }
 
-  if (config.file !== ":memory:") mkdirSync(path.dirname(config.file), { recursive: true });
+  const onDisk = config.file !== ":memory:";
+  if (onDisk) mkdirSync(path.dirname(config.file), { recursive: true });
   const { database } = openSqliteDatabase(config.file);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database }),
     plugins: [new SqliteResultNormalizer()],
   });
+  // An open SQLite connection keeps answering after its file was deleted or replaced
+  // (the old inode lives on), while every write it acknowledges is lost at the next
+  // start. The ping therefore also checks that the path still holds the file we opened.
+  const opened = onDisk ? statSync(config.file) : undefined;
   return {
     db,
     dialect: "sqlite",
     ping: async () => {
       await sql`select 1`.execute(db);
+      if (!opened) return;
+      const current = statSync(config.file, { throwIfNoEntry: false });
+      if (!current || current.ino !== opened.ino || current.dev !== opened.dev) {
+        throw new Error(`The SQLite database file ${config.file} was deleted or replaced`);
+      }
     },
     close: () => db.destroy(),
   };

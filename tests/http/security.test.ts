@@ -1,0 +1,214 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { header, type RawResponse, request } from "./client.ts";
+
+/**
+ * The security baseline of ARCHITECTURE.md at the HTTP level: headers, CSP nonces,
+ * asset caching, compression, the same-origin rule and request body limits.
+ * None of it depends on the database, so one SQLite server serves the file.
+ */
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function cspDirectives(response: RawResponse): Map<string, string[]> {
+  const policy = header(response, "content-security-policy");
+  expect(policy, "Content-Security-Policy header").toBeTruthy();
+  const directives = new Map<string, string[]>();
+  for (const part of (policy as string).split(";")) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) directives.set(name.toLowerCase(), values);
+  }
+  return directives;
+}
+
+function scriptNonce(response: RawResponse): string {
+  const scriptSrc = cspDirectives(response).get("script-src") ?? [];
+  const nonces = scriptSrc.filter((value) => value.startsWith("'nonce-"));
+  expect(nonces, `script-src ${scriptSrc.join(" ")}`).toHaveLength(1);
+  return (nonces[0] as string).slice("'nonce-".length, -1);
+}
+
+describe("security headers", () => {
+  it("sends the security baseline on pages", async () => {
+    const response = await request(`${server.url}/`);
+    expect(response.status).toBe(200);
+
+    const csp = cspDirectives(response);
+    const scriptSrc = csp.get("script-src") ?? [];
+    expect(scriptSrc.some((value) => /^'nonce-[A-Za-z0-9+/=_-]{16,}'$/.test(value))).toBe(true);
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(csp.get("object-src")).toEqual(["'none'"]);
+
+    expect(header(response, "x-content-type-options")).toBe("nosniff");
+    expect(header(response, "referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(header(response, "permissions-policy")).toMatch(/camera=\(\)/);
+    expect(header(response, "x-powered-by")).toBeUndefined();
+  });
+
+  it("sends no HSTS over plain HTTP, and ignores X-Forwarded-Proto without TRUST_PROXY", async () => {
+    const plain = await request(`${server.url}/`);
+    expect(header(plain, "strict-transport-security")).toBeUndefined();
+    const spoofed = await request(`${server.url}/`, { headers: { "X-Forwarded-Proto": "https" } });
+    expect(header(spoofed, "strict-transport-security")).toBeUndefined();
+  });
+
+  it("sends HSTS behind a trusted TLS-terminating proxy", async () => {
+    const proxied = await startServer({ env: { TRUST_PROXY: "true" } });
+    try {
+      const overHttps = await request(`${proxied.url}/`, { headers: { "X-Forwarded-Proto": "https" } });
+      expect(overHttps.status).toBe(200);
+      const hsts = header(overHttps, "strict-transport-security");
+      expect(hsts).toBeDefined();
+      expect(Number(/max-age=(\d+)/.exec(hsts ?? "")?.[1])).toBeGreaterThanOrEqual(31_536_000);
+
+      const overHttp = await request(`${proxied.url}/`, { headers: { "X-Forwarded-Proto": "http" } });
+      expect(header(overHttp, "strict-transport-security")).toBeUndefined();
+    } finally {
+      expect(await proxied.stop()).toBe(0);
+    }
+  });
+});
+
+describe("CSP nonce", () => {
+  it("puts the header's nonce on every script of the page", async () => {
+    const response = await request(`${server.url}/`);
+    const nonce = scriptNonce(response);
+    const scripts = response.text().match(/<script\b[^>]*>/gi) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("uses a new nonce for every response", async () => {
+    const first = scriptNonce(await request(`${server.url}/`));
+    const second = scriptNonce(await request(`${server.url}/`));
+    expect(first).not.toBe(second);
+  });
+});
+
+describe("static assets and compression", () => {
+  it("serves hashed assets as immutable for a year", async () => {
+    const html = (await request(`${server.url}/`)).text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+    expect(assets.length, "asset URLs in the HTML of /").toBeGreaterThan(0);
+    for (const asset of new Set(assets)) {
+      const response = await request(`${server.url}${asset}`);
+      expect(response.status, asset).toBe(200);
+      const cacheControl = header(response, "cache-control") ?? "";
+      expect(cacheControl, asset).toContain("max-age=31536000");
+      expect(cacheControl, asset).toContain("immutable");
+    }
+  });
+
+  it("compresses pages for clients that accept gzip", async () => {
+    const compressed = await request(`${server.url}/`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(compressed.status).toBe(200);
+    expect(header(compressed, "content-encoding")).toBe("gzip");
+    expect(compressed.text()).toMatch(/<\/html>\s*$/);
+
+    const identity = await request(`${server.url}/`, { headers: { "Accept-Encoding": "identity" } });
+    expect(header(identity, "content-encoding")).toBeUndefined();
+    expect(identity.text()).toMatch(/<\/html>\s*$/);
+  });
+});
+
+describe("cross-origin requests", () => {
+  it("refuses a POST from a foreign Origin", async () => {
+    const response = await request(`${server.url}/`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
+    expect(response.status).toBe(403);
+    // The refusal carries the security headers too.
+    expect(header(response, "x-content-type-options")).toBe("nosniff");
+    await server.waitForLog((line) => line.level === 40 && line.origin === "https://evil.example");
+  });
+
+  it("refuses a POST that the browser marks as cross-site", async () => {
+    const response = await request(`${server.url}/`, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it("lets a POST from the site's own Origin through", async () => {
+    const response = await request(`${server.url}/`, {
+      method: "POST",
+      headers: {
+        Origin: server.url,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: "a=1",
+    });
+    // Let through to the router, which answers 405: the home page has no action.
+    expect(response.status).toBe(405);
+    // A client's mistake is logged as a warning, not as an error of ours.
+    await server.waitForLog((line) => line.level === 40 && line.status === 405 && line.path === "/");
+    expect(server.logs().some((line) => line.level === 50 && line.msg === "Unhandled error")).toBe(false);
+  });
+
+  it("serves a GET with a foreign Origin", async () => {
+    const response = await request(`${server.url}/`, { headers: { Origin: "https://evil.example" } });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("request body limits", () => {
+  /** Sends the headers and at most a small part of the body, and returns the status of the early answer. */
+  function statusOfPartialPost(headers: Record<string, string>, part: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(`${server.url}/`, { method: "POST", headers, agent: false }, (response) => {
+        resolve(response.statusCode ?? 0);
+        response.resume();
+        outgoing.destroy();
+      });
+      outgoing.once("error", (error) => {
+        // The server may close the connection right after answering.
+        if ((error as NodeJS.ErrnoException).code !== "ECONNRESET") reject(error);
+      });
+      outgoing.setTimeout(10_000, () => reject(new Error("No answer before the body was complete")));
+      outgoing.write(part);
+    });
+  }
+
+  it("answers 413 to a declared body over 1 MiB without reading it", async () => {
+    const status = await statusOfPartialPost(
+      { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(1024 * 1024 + 1) },
+      "a=".padEnd(1024, "x"),
+    );
+    expect(status).toBe(413);
+  });
+
+  it("accepts a declared body of exactly 1 MiB past the limit check", async () => {
+    const body = "a=".padEnd(1024 * 1024, "x");
+    const response = await request(`${server.url}/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(body.length) },
+      body,
+    });
+    expect(response.status).not.toBe(413);
+    expect(response.status).not.toBe(411);
+  });
+
+  it("answers 411 to a chunked body without Content-Length", async () => {
+    const status = await statusOfPartialPost(
+      { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      "a=1",
+    );
+    expect(status).toBe(411);
+  });
+});
