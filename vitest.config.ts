@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     // 2-core machines: two test files at a time keeps the run fast without thrashing.
     maxWorkers: 2,
+    reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     fileParallelism: true,
     projects: [
       {
