@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { PROJECT_ROOT, startServer } from "../tests/helpers/server.ts";
+import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
+import { startServer } from "../tests/helpers/server.ts";
 
 /**
  * `npm run bench:pages`: serves the production build on a fresh SQLite database and

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { PROJECT_ROOT as ROOT } from "../tests/helpers/run-script.ts";
 import { chromiumExecutablePath } from "./helpers/browser.ts";
 
 /**
@@ -11,7 +11,6 @@ import { chromiumExecutablePath } from "./helpers/browser.ts";
  * BASTION_SKIP_BUILD=1 reuses the current build/ (handy when iterating locally).
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_LOG = path.join(tmpdir(), "bastion-e2e-build.log");
 const LOG_TAIL_LINES = 80;
 

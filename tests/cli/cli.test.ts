@@ -1,12 +1,8 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../cli/main.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+import { runScript } from "../helpers/run-script.ts";
 
 /** Runs the CLI in-process, capturing what it writes to its output and to stderr. */
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -31,23 +27,8 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 /** Runs `node cli/main.ts …` as `npm run cli` does, with only the given environment. */
-async function spawnCli(argv: string[], env: Record<string, string>) {
-  const nodeBin = path.join(ROOT, "node_modules/node/bin");
-  const child = spawn("node", ["cli/main.ts", ...argv], {
-    cwd: ROOT,
-    env: { PATH: `${nodeBin}:${process.env.PATH ?? ""}`, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { code, stdout, stderr };
+function spawnCli(argv: string[], env: Record<string, string>) {
+  return runScript("cli/main.ts", argv, env);
 }
 
 describe("npm run cli", () => {

@@ -1,12 +1,9 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { ConfigError, loadConfig, resolveAuthSecret } from "../../server/config.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+import { runScript } from "../helpers/run-script.ts";
 
 /** loadConfig's message for env, or a failure when it does not throw a ConfigError. */
 function configError(env: NodeJS.ProcessEnv): string {
@@ -186,24 +183,12 @@ describe("resolveAuthSecret", () => {
 
 describe("server start-up with a bad variable", () => {
   it("exits with code 1 and one line on stderr naming the variable", async () => {
-    const nodeBin = path.join(ROOT, "node_modules/node/bin");
     const scratch = mkdtempSync(path.join(tmpdir(), "bastion-start-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-    // Only what the server needs: nothing from this shell's environment leaks in.
-    const child = spawn("node", ["server/main.ts"], {
-      cwd: ROOT,
-      env: { PATH: `${nodeBin}:${process.env.PATH ?? ""}`, PORT: "abc", DATA_DIR: path.join(scratch, "data") },
-      stdio: ["ignore", "pipe", "pipe"],
+    const { code, stdout, stderr } = await runScript("server/main.ts", [], {
+      PORT: "abc",
+      DATA_DIR: path.join(scratch, "data"),
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
 
     expect(code).toBe(1);
     expect(stdout).toBe("");

@@ -1,7 +1,5 @@
-import { Writable } from "node:stream";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../cli/main.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { BETTER_AUTH_TABLES } from "../../server/db/migrations/better-auth-tables.ts";
@@ -291,71 +289,5 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
         .values({ id: nextId("section"), chapter_id: "chapter-missing", type: "text", content: "x", order_index: 0 })
         .execute(),
     ).rejects.toThrow(/FOREIGN KEY constraint failed|foreign key constraint/i);
-  });
-
-  describe("npm run db:migrate (cli/main.ts db:migrate)", () => {
-    let cliDb: TestDatabase;
-    const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
-
-    beforeAll(async () => {
-      cliDb = await createTestDatabase(dialect);
-      // The CLI reads the same environment as the server.
-      process.env.DATABASE_URL = cliDb.url;
-    });
-
-    afterAll(async () => {
-      for (const [key, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-      await cliDb?.drop();
-    });
-
-    async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-      let stdout = "";
-      const output = new Writable({
-        write(chunk, _encoding, done) {
-          stdout += String(chunk);
-          done();
-        },
-      });
-      let stderr = "";
-      const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-        stderr += String(chunk);
-        return true;
-      });
-      try {
-        const code = await runCli(argv, output);
-        return { code, stdout, stderr };
-      } finally {
-        spy.mockRestore();
-      }
-    }
-
-    it("applies the migrations, then reports the database up to date", async () => {
-      const first = await run(["db:migrate"]);
-      expect(first).toEqual({
-        code: 0,
-        stdout: `Applied 1 migration(s) to the ${dialect} database: 0001-initial-schema\n`,
-        stderr: "",
-      });
-
-      const second = await run(["db:migrate"]);
-      expect(second).toEqual({ code: 0, stdout: `The ${dialect} database is up to date.\n`, stderr: "" });
-
-      // It migrated the database DATABASE_URL points to.
-      const check = openDatabase(cliDb.config);
-      try {
-        const tables = (await check.db.introspection.getTables()).map((table) => table.name);
-        expect(tables).toEqual(expect.arrayContaining([...APP_TABLES, ...AUTH_TABLES]));
-        const { n } = await (check.db as Kysely<any>)
-          .selectFrom("kysely_migration")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow();
-        expect(n).toBe(1);
-      } finally {
-        await check.close();
-      }
-    });
   });
 });

@@ -4,15 +4,14 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase, type TestDialect } from "./databases.ts";
+import { PROJECT_ROOT } from "./run-script.ts";
 
 /**
  * The built server (`node server/main.ts`, production mode) as a child process, for
  * HTTP and browser tests. It needs `npm run build` first (e2e/global-setup.ts does it).
  */
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SERVER_ENTRY = path.join(PROJECT_ROOT, "server/main.ts");
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 20_000;

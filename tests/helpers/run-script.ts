@@ -1,0 +1,32 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * Runs `node <script> …argv` from the project root on the pinned Node 24, as the npm
+ * scripts do, with only the given environment (nothing leaks from the test runner's).
+ */
+export async function runScript(
+  script: string,
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const nodeBin = path.join(PROJECT_ROOT, "node_modules/node/bin");
+  const child = spawn("node", [script, ...argv], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: `${nodeBin}:${process.env.PATH ?? ""}`, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
