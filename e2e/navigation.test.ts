@@ -7,9 +7,8 @@ import {
   expectNoAxeViolations,
   launchBrowser,
   MOBILE_VIEWPORT,
-  newPage,
-  type TestPage,
   textOf,
+  withPage,
 } from "./helpers/browser.ts";
 
 /**
@@ -60,17 +59,6 @@ async function expectOnPage(page: Page, nav: Locator, item: (typeof NAV_ITEMS)[n
   await heading.first().waitFor();
   expect(await heading.count(), "one h1 per page").toBe(1);
   expect(await textOf(heading)).toMatch(item.heading);
-}
-
-async function withPage(options: Parameters<typeof newPage>[0], work: (testPage: TestPage) => Promise<void>) {
-  const testPage = await newPage(options);
-  testPage.page.setDefaultTimeout(10_000);
-  try {
-    await work(testPage);
-    expect(testPage.problems, "page errors and CSP violations").toEqual([]);
-  } finally {
-    await testPage.close();
-  }
 }
 
 describe.each([

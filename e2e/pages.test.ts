@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareDatabase } from "../server/db/setup.ts";
 import { createLogger } from "../server/logger.ts";
 import { type RunningServer, startServer } from "../tests/helpers/server.ts";
-import {
-  closeBrowser,
-  expectNoAxeViolations,
-  launchBrowser,
-  newPage,
-  type TestPage,
-  textOf,
-} from "./helpers/browser.ts";
+import { closeBrowser, expectNoAxeViolations, launchBrowser, textOf, withPage } from "./helpers/browser.ts";
 
 /**
  * The public shell around every page (footer), the 404 page and the remaining public
@@ -49,23 +42,12 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function withPage(javaScriptEnabled: boolean, work: (testPage: TestPage) => Promise<void>) {
-  const testPage = await newPage({ javaScriptEnabled });
-  testPage.page.setDefaultTimeout(10_000);
-  try {
-    await work(testPage);
-    expect(testPage.problems, "page errors and CSP violations").toEqual([]);
-  } finally {
-    await testPage.close();
-  }
-}
-
 describe.each([
   { javaScript: "on", javaScriptEnabled: true },
   { javaScript: "off", javaScriptEnabled: false },
 ])("public pages with JavaScript $javaScript", ({ javaScriptEnabled }) => {
   it("footer: Projects & Courses link, the LinkedIn profile from the settings, the current year", async () => {
-    await withPage(javaScriptEnabled, async ({ page }) => {
+    await withPage({ javaScriptEnabled }, async ({ page }) => {
       await page.goto(`${server.url}/`);
       const footer = page.locator("footer");
       await footer.waitFor();
@@ -91,7 +73,7 @@ describe.each([
   });
 
   it("404: an unknown path shows Oops! Page not found with a way home", async () => {
-    await withPage(javaScriptEnabled, async ({ page }) => {
+    await withPage({ javaScriptEnabled }, async ({ page }) => {
       const response = await page.goto(`${server.url}/nope`);
       expect(response?.status()).toBe(404);
       const heading = page.getByRole("heading", { level: 1 });
@@ -110,7 +92,7 @@ describe.each([
   });
 
   it("sign-in page: renders with its heading", async () => {
-    await withPage(javaScriptEnabled, async ({ page }) => {
+    await withPage({ javaScriptEnabled }, async ({ page }) => {
       const response = await page.goto(`${server.url}/auth`);
       expect(response?.status()).toBe(200);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toMatch(/sign in/i);

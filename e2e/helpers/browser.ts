@@ -4,6 +4,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import Chromium from "@sparticuz/chromium";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 /**
  * Headless Chromium for the browser tests, without system packages: CHROME_PATH when
@@ -125,6 +126,21 @@ export async function newPage(options: NewPageOptions = {}): Promise<TestPage> {
     }
   });
   return { page, context, problems, close: () => context.close() };
+}
+
+/**
+ * Runs work on a fresh page, then fails the test if the page threw or broke the
+ * Content-Security-Policy meanwhile; the page's context is closed either way.
+ */
+export async function withPage(options: NewPageOptions, work: (testPage: TestPage) => Promise<void>): Promise<void> {
+  const testPage = await newPage(options);
+  testPage.page.setDefaultTimeout(10_000);
+  try {
+    await work(testPage);
+    expect(testPage.problems, "page errors and CSP violations").toEqual([]);
+  } finally {
+    await testPage.close();
+  }
 }
 
 /** The element's text with whitespace collapsed ("" when it has none). */
