@@ -16,7 +16,10 @@ export const ROLES = ["admin", "editor"] as const;
 export const SUBSCRIBER_STATUSES = ["active", "pending", "unsubscribed", "bounced"] as const;
 export const NOTIFICATION_ITEM_TYPES = ["chapter", "tip", "resource"] as const;
 export const NOTIFICATION_STATUSES = ["pending", "sent", "cancelled"] as const;
-export const OUTBOX_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+/** unsent: kept in the outbox because no SMTP server is configured (the embedded default). */
+export const OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "unsent"] as const;
+/** owner-setup: the one-time link logged at the first start, for the first admin account. */
+export const INVITATION_KINDS = ["invitation", "owner-setup"] as const;
 
 /** Columns that SQLite returns as 0/1 and that are turned into booleans. */
 export const BOOLEAN_COLUMNS = new Set(["is_visible", "published", "featured"]);
@@ -163,7 +166,10 @@ export interface NotificationsTable {
 
 export interface EmailOutboxTable {
   id: string;
+  /** Unique per email the product means to send, e.g. `reset:{verification-id}`: enqueueing twice sends once. */
   idempotency_key: string;
+  /** What the email is (password-reset, invitation, confirmation, notification, …), for the admin's email log. */
+  kind: string;
   to_address: string;
   subject: string;
   html_body: string;
@@ -172,9 +178,26 @@ export interface EmailOutboxTable {
   status: Generated<(typeof OUTBOX_STATUSES)[number]>;
   attempts: Generated<number>;
   next_attempt_at: Generated<Timestamp>;
+  /** While status is `sending`: the claim of one worker, taken over by another once expired. */
+  lease_expires_at: Timestamp | null;
   last_error: string | null;
+  message_id: string | null;
   created_at: Generated<Timestamp>;
   sent_at: Timestamp | null;
+}
+
+export interface AccountInvitationsTable {
+  id: string;
+  kind: (typeof INVITATION_KINDS)[number];
+  /** The invited address; null for the owner-setup link, which anyone holding it may use once. */
+  email: string | null;
+  role: (typeof ROLES)[number];
+  /** SHA-256 of the token in the link; the token itself is never stored. */
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
 }
 
 export interface MediaTable {
@@ -223,6 +246,7 @@ export interface AppTables {
   newsletter_settings: NewsletterSettingsTable;
   notifications: NotificationsTable;
   email_outbox: EmailOutboxTable;
+  account_invitations: AccountInvitationsTable;
   media: MediaTable;
   audit_log: AuditLogTable;
   page_views: PageViewsTable;

@@ -22,6 +22,7 @@ const APP_TABLES = [
   "newsletter_settings",
   "notifications",
   "email_outbox",
+  "account_invitations",
   "media",
   "audit_log",
   "page_views",

@@ -2,6 +2,7 @@ import { type ColumnDefinitionBuilder, type Kysely, type RawBuilder, sql } from 
 import type { DialectName } from "../connection.ts";
 import {
   CERTIFICATION_STATUSES,
+  INVITATION_KINDS,
   NOTIFICATION_ITEM_TYPES,
   NOTIFICATION_STATUSES,
   OUTBOX_STATUSES,
@@ -25,6 +26,7 @@ const APP_TABLES = [
   "page_views",
   "audit_log",
   "media",
+  "account_invitations",
   "email_outbox",
   "notifications",
   "newsletter_settings",
@@ -277,6 +279,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .createTable("email_outbox")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("idempotency_key", "text", (c) => c.notNull().unique())
+    .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("to_address", "text", (c) => c.notNull())
     .addColumn("subject", "text", (c) => c.notNull())
     .addColumn("html_body", "text", (c) => c.notNull())
@@ -285,7 +288,9 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn("status", "text", (c) => c.notNull().defaultTo("pending"))
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("next_attempt_at", t.timestamp, (c) => t.now(c).notNull())
+    .addColumn("lease_expires_at", t.timestamp)
     .addColumn("last_error", "text")
+    .addColumn("message_id", "text")
     .addColumn("created_at", t.timestamp, (c) => t.now(c).notNull())
     .addColumn("sent_at", t.timestamp)
     .addCheckConstraint("email_outbox_status_check", oneOf("status", OUTBOX_STATUSES))
@@ -294,6 +299,23 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .createIndex("email_outbox_due_idx")
     .on("email_outbox")
     .columns(["status", "next_attempt_at"])
+    .execute();
+  await db.schema.createIndex("email_outbox_created_idx").on("email_outbox").column("created_at").execute();
+
+  await db.schema
+    .createTable("account_invitations")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("email", "text")
+    .addColumn("role", "text", (c) => c.notNull())
+    .addColumn("token_hash", "text", (c) => c.notNull().unique())
+    .addColumn("invited_by", "text", (c) => c.references("user.id").onDelete("set null"))
+    .addColumn("created_at", t.timestamp, (c) => t.now(c).notNull())
+    .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+    .addColumn("accepted_at", t.timestamp)
+    .addCheckConstraint("account_invitations_kind_check", oneOf("kind", INVITATION_KINDS))
+    .addCheckConstraint("account_invitations_role_check", oneOf("role", ROLES))
+    .addCheckConstraint("account_invitations_email_lower", sql`email is null or email = lower(email)`)
     .execute();
 
   await db.schema
