@@ -1,11 +1,14 @@
 import type { Kysely } from "kysely";
 import { createContext } from "react-router";
+import type { BastionAuth } from "../server/auth/auth.ts";
+import type { Viewer } from "../server/auth/guards.ts";
 import type { Config } from "../server/config.ts";
 import type { Database } from "../server/db/schema.ts";
 import type { Logger } from "../server/logger.ts";
 
 /** Long-lived services created once at start-up by server/main.ts. */
 export interface AppServices {
+  auth: BastionAuth;
   config: Config;
   db: Kysely<Database>;
   logger: Logger;
@@ -18,4 +21,6 @@ export interface RequestValues {
 }
 
 export const servicesContext = createContext<AppServices>();
+/** The signed-in viewer of an admin request, set by the admin layout's guard. */
+export const viewerContext = createContext<Viewer>();
 export const requestContext = createContext<RequestValues>();

@@ -1,20 +1,24 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
-  layout("routes/public/layout.tsx", [
-    // Public screens
-    index("routes/public/home.tsx"),
-    route("projects", "routes/public/projects.tsx"),
-    route("blog", "routes/public/tips.tsx"),
-    route("resources", "routes/public/resources.tsx"),
-    route("about", "routes/public/about.tsx"),
-    route("auth", "routes/public/sign-in.tsx"),
-    route("auth/reset-password", "routes/public/reset-password.tsx"),
-    route("newsletter/confirm", "routes/public/newsletter-confirm.tsx"),
-    route("newsletter/unsubscribe", "routes/public/newsletter-unsubscribe.tsx"),
+  // Resource routes (no UI).
+  route(".well-known/jwks.json", "routes/api/jwks.ts"),
+  route("api/me", "routes/api/me.ts"),
 
-    // Admin screens: inside the public shell until the admin shell and its access guard exist.
-    ...prefix("admin", [
+  // Sign-in and account creation: their own minimal layout, outside the admin guard.
+  layout("routes/auth/layout.tsx", [
+    route("auth", "routes/auth/sign-in.tsx"),
+    route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
+    route("auth/reset-password", "routes/auth/reset-password.tsx"),
+    route("auth/two-factor", "routes/auth/two-factor.tsx"),
+    route("auth/invite", "routes/auth/invite.tsx"),
+    route("auth/setup", "routes/auth/setup.tsx"),
+    route("auth/sign-out", "routes/auth/sign-out.tsx"),
+  ]),
+
+  // The admin area: every route below runs behind the guard of the admin layout.
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),
       route("home", "routes/admin/home.tsx"),
       route("newsletter", "routes/admin/newsletter.tsx"),
@@ -23,8 +27,19 @@ export default [
       route("projects", "routes/admin/projects.tsx"),
       route("about", "routes/admin/about.tsx"),
       route("settings", "routes/admin/settings.tsx"),
+      route("users", "routes/admin/users.tsx"),
+      route("account", "routes/admin/account.tsx"),
     ]),
+  ]),
 
+  layout("routes/public/layout.tsx", [
+    index("routes/public/home.tsx"),
+    route("projects", "routes/public/projects.tsx"),
+    route("blog", "routes/public/tips.tsx"),
+    route("resources", "routes/public/resources.tsx"),
+    route("about", "routes/public/about.tsx"),
+    route("newsletter/confirm", "routes/public/newsletter-confirm.tsx"),
+    route("newsletter/unsubscribe", "routes/public/newsletter-unsubscribe.tsx"),
     route("*", "routes/public/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;

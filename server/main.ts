@@ -4,11 +4,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RequestHandler } from "express";
 import type { AppServices } from "../app/context.ts";
-import { type Config, ConfigError, loadConfig, resolveAuthSecret } from "./config.ts";
-import type { DatabaseHandle } from "./db/connection.ts";
-import { prepareDatabase } from "./db/setup.ts";
+import { toNodeHandler } from "better-auth/node";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { startServices } from "./services.ts";
 
 /**
  * The process entry: `node server/main.ts` serves the production build;
@@ -39,14 +39,20 @@ async function main(): Promise<void> {
   // NODE_ENV when first imported (the server bundle is imported below).
   process.env.NODE_ENV = config.env;
   const logger = createLogger({ level: config.logLevel, pretty: config.env === "development" });
-  resolveAuthSecret(config);
-  const database = await prepareDatabase(config.database, logger);
-  const services: AppServices = { config, db: database.db, logger };
+  const running = await startServices(config, logger);
+  const { services, database } = running;
 
   const { renderApp, clientAssets, closeDevServer } =
     config.env === "development" ? await developmentRendering(services) : await productionRendering(services);
 
-  const app = createHttpApp({ config, logger, pingDatabase: database.ping, renderApp, clientAssets });
+  const app = createHttpApp({
+    config,
+    logger,
+    pingDatabase: database.ping,
+    authHandler: toNodeHandler(services.auth) as RequestHandler,
+    renderApp,
+    clientAssets,
+  });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -57,7 +63,7 @@ async function main(): Promise<void> {
     `Listening on ${config.publicOrigin}`,
   );
 
-  installShutdown({ server, database, logger, closeDevServer });
+  installShutdown({ server, logger, closeServices: running.close, closeDevServer });
 }
 
 async function productionRendering(services: AppServices) {
@@ -95,11 +101,11 @@ async function developmentRendering(services: AppServices) {
 
 function installShutdown(parts: {
   server: Server;
-  database: DatabaseHandle;
   logger: Logger;
+  closeServices: () => Promise<void>;
   closeDevServer: () => Promise<void>;
 }): void {
-  const { server, database, logger } = parts;
+  const { server, logger } = parts;
   let stopping = false;
 
   const stop = (signal: NodeJS.Signals) => {
@@ -125,7 +131,7 @@ function installShutdown(parts: {
       clearTimeout(force);
       clearInterval(closeIdle);
       await parts.closeDevServer();
-      await database.close();
+      await parts.closeServices();
       logger.info("Stopped");
       process.exit(error ? 1 : 0);
     });

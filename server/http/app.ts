@@ -1,6 +1,7 @@
 import path from "node:path";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
+import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { limitRequestBody } from "./body-limit.ts";
@@ -14,11 +15,23 @@ export interface HttpAppOptions {
   config: Config;
   logger: Logger;
   pingDatabase: () => Promise<void>;
+  /** Better Auth's endpoints under /api/auth. */
+  authHandler: RequestHandler;
   /** Serves the pages and routes of the React Router app. */
   renderApp: RequestHandler;
   /** Production: the built client folder. Development: Vite's middlewares instead. */
   clientAssets: { directory: string } | { middleware: RequestHandler };
 }
+
+/**
+ * Hands the client's IP to Better Auth (rate limits, session records) in a header
+ * of our own, overwriting any a client sent. req.ip is the socket address, or the
+ * proxy-reported one only when TRUST_PROXY is set.
+ */
+const passClientIp: RequestHandler = (req, _res, next) => {
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
+  next();
+};
 
 /** The Express application: middleware order matters and is documented inline. */
 export function createHttpApp(options: HttpAppOptions): express.Express {
@@ -59,6 +72,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use(refuseForeignOrigin({ publicOrigin: config.publicOrigin }));
   app.use(limitRequestBody());
+  app.use(passClientIp);
+  app.all("/api/auth/{*splat}", options.authHandler);
   app.use(options.renderApp);
   app.use(handleUncaughtErrors);
   return app;

@@ -1,0 +1,31 @@
+import type { Role } from "./roles.ts";
+
+/**
+ * Which role each admin path needs (spec section 6 and issue 3): editors manage all
+ * content; site settings, subscriber data and user accounts are for admins only.
+ * Prefixes match whole path segments.
+ */
+const ADMIN_ONLY_PREFIXES = ["/admin/settings", "/admin/newsletter", "/admin/users", "/api/admin/users"];
+
+/** The role a request path needs. React Router's data requests (`/x.data`) count as their page. */
+export function requiredRoleForPath(pathname: string): Role {
+  const path = pathname.replace(/\.data$/, "");
+  return ADMIN_ONLY_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? "admin" : "editor";
+}
+
+/**
+ * A same-origin relative path to return to after sign-in, or undefined. Anything
+ * that could leave the site (`//evil`, `/\evil`, `https://…`, control characters)
+ * is ignored.
+ */
+export function safeRedirectPath(value: string | null | undefined): string | undefined {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
+  if (/[\u0000-\u001f\\]/.test(value)) return undefined;
+  try {
+    const url = new URL(value, "http://bastion.invalid");
+    if (url.origin !== "http://bastion.invalid") return undefined;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return undefined;
+  }
+}

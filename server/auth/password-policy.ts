@@ -1,0 +1,22 @@
+import { dictionary } from "@zxcvbn-ts/language-common";
+
+/**
+ * Password rules for every way a password is set (CLI, invitation, owner setup,
+ * reset, change): 12 to 128 characters and not one of the ~49,000 most common
+ * passwords (the list ships with @zxcvbn-ts/language-common).
+ */
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+
+const COMMON_PASSWORDS = new Set(dictionary["passwords-common"].map((password) => password.toLowerCase()));
+
+/** The reason the password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`;
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) {
+    return "This password is too common. Please choose a less predictable one.";
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from "kysely";
+import type { Database, ROLES } from "../db/schema.ts";
+
+/** The user_roles table (spec section 6). The only writer of that table. */
+
+export type Role = (typeof ROLES)[number];
+
+export interface UserRoles {
+  isAdmin: boolean;
+  /** True for editors and admins: both may manage content. */
+  isEditor: boolean;
+}
+
+const NO_ROLES: UserRoles = { isAdmin: false, isEditor: false };
+
+/** The user's roles; a failed lookup counts as no role at all (spec section 6). */
+export async function getUserRoles(db: Kysely<Database>, userId: string): Promise<UserRoles> {
+  try {
+    const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).execute();
+    const roles = new Set(rows.map((row) => row.role));
+    return { isAdmin: roles.has("admin"), isEditor: roles.has("admin") || roles.has("editor") };
+  } catch {
+    return NO_ROLES;
+  }
+}
+
+/** Gives the user exactly this role (or none), replacing what they had. */
+export async function setUserRole(db: Kysely<Database>, userId: string, role: Role | null): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("user_roles").where("user_id", "=", userId).execute();
+    if (role) {
+      await trx
+        .insertInto("user_roles")
+        .values({ user_id: userId, role, created_at: new Date().toISOString() })
+        .execute();
+    }
+  });
+}
+
+export async function countAdmins(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("user_roles")
+    .select((eb) => eb.fn.countAll<number>().as("admins"))
+    .where("role", "=", "admin")
+    .executeTakeFirstOrThrow();
+  return row.admins;
+}
