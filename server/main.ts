@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     logger,
     pingDatabase: database.ping,
     authHandler: toNodeHandler(services.auth) as RequestHandler,
+    countPageViews: running.pageViews.middleware,
     renderApp,
     clientAssets,
   });

@@ -1,4 +1,5 @@
 import type { AppServices } from "../app/context.ts";
+import { createPageViewCounter, type PageViewCounter } from "./analytics/page-views.ts";
 import { createAuth } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
 import { type Config, resolveAuthSecret } from "./config.ts";
@@ -13,6 +14,7 @@ import type { Logger } from "./logger.ts";
 export interface RunningServices {
   services: AppServices;
   database: DatabaseHandle;
+  pageViews: PageViewCounter;
   close(): Promise<void>;
 }
 
@@ -27,11 +29,15 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     sendPasswordResetEmail: (reset) => enqueuePasswordResetEmail(database.db, config, reset),
   });
 
+  const pageViews = createPageViewCounter({ db: database.db, logger });
+
   const services: AppServices = { auth, config, db: database.db, logger };
   return {
     services,
     database,
+    pageViews,
     async close() {
+      await pageViews.stop();
       await closeAuth();
       await database.close();
     },

@@ -15,6 +15,8 @@ export interface HttpAppOptions {
   config: Config;
   logger: Logger;
   pingDatabase: () => Promise<void>;
+  /** Counts public page views (server/analytics/page-views.ts). */
+  countPageViews: RequestHandler;
   /** Better Auth's endpoints under /api/auth. */
   authHandler: RequestHandler;
   /** Serves the pages and routes of the React Router app. */
@@ -74,6 +76,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(limitRequestBody());
   app.use(passClientIp);
   app.all("/api/auth/{*splat}", options.authHandler);
+  app.use(options.countPageViews);
   app.use(options.renderApp);
   app.use(handleUncaughtErrors);
   return app;

@@ -1,0 +1,276 @@
+import type { Request, RequestHandler, Response } from "express";
+import { isbot } from "isbot";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import { utcDay } from "./days.ts";
+
+/**
+ * A privacy-preserving count of public page views per UTC day and path, the only
+ * writer of page_views. Nothing identifies a visitor: no cookie is read or set, and
+ * the IP address and User-Agent are looked at (to skip bots) but never kept, so the
+ * table holds only (day, path, views). Counts are kept in memory and added to the
+ * table every few seconds with an additive upsert, so several instances sharing one
+ * PostgreSQL database add up instead of overwriting each other.
+ *
+ * What counts: a successful (2xx) GET of a public page, either a document load
+ * (Accept: text/html answered with HTML) or a React Router client navigation (the
+ * GET `<path>.data` request, answered 200; redirects answer 202/204 and do not count).
+ * What does not: bots, requests without a User-Agent, HEAD and other methods,
+ * prefetches and prerenders, the admin area, sign-in pages, the API, assets, the
+ * health check, errors and 404s (so made-up paths cannot grow the table), and a
+ * `.data` request for the page the browser already shows (Referer equal to the page:
+ * the revalidation React Router does after a form submission, not a new view).
+ */
+
+export const DEFAULT_FLUSH_INTERVAL_MS = 5_000;
+/** Longer paths are cut to this many characters. */
+export const MAX_PATH_LENGTH = 200;
+/** Distinct (day, path) pairs held while the database cannot be written, at most. */
+const MAX_PENDING_KEYS = 10_000;
+const ROWS_PER_STATEMENT = 500;
+
+/** Never counted: private areas and things that are not pages. Matched as whole path segments. */
+const EXCLUDED_PREFIXES = ["/admin", "/auth", "/api", "/assets", "/healthz", "/.well-known", "/__manifest"];
+
+export interface PageViewCounterOptions {
+  db: Kysely<Database>;
+  logger: Logger;
+  /** How often pending counts are written; 5 s by default. */
+  flushIntervalMs?: number;
+  /** The clock that decides the day of a view (tests). */
+  now?: () => Date;
+}
+
+export interface PageViewCounter {
+  /** Express middleware: looks at the request, and records the view when the response has finished successfully. */
+  middleware: RequestHandler;
+  /** Writes the pending counts now. Rejects when the database refuses them; they are kept for the next flush. */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is pending (a failure is logged, not thrown). Call after the server has closed. */
+  stop(): Promise<void>;
+}
+
+interface PendingCount {
+  day: string;
+  path: string;
+  views: number;
+}
+
+type ViewKind = "document" | "data";
+
+export function createPageViewCounter(options: PageViewCounterOptions): PageViewCounter {
+  const { db, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+  if (!Number.isFinite(flushIntervalMs) || flushIntervalMs <= 0) {
+    throw new RangeError(`flushIntervalMs must be a positive number of milliseconds, not ${flushIntervalMs}`);
+  }
+
+  let pending = new Map<string, PendingCount>();
+  let inFlight: Promise<void> | undefined;
+  let warnedFull = false;
+
+  function add(target: Map<string, PendingCount>, day: string, path: string, views: number): boolean {
+    const key = `${day} ${path}`;
+    const entry = target.get(key);
+    if (entry) {
+      entry.views += views;
+      return true;
+    }
+    if (target.size >= MAX_PENDING_KEYS) return false;
+    target.set(key, { day, path, views });
+    return true;
+  }
+
+  function record(path: string): void {
+    if (add(pending, utcDay(now()), path, 1)) return;
+    if (!warnedFull) {
+      warnedFull = true;
+      logger.warn({ pending: pending.size }, "Page view counts are not being written; new paths are dropped");
+    }
+  }
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const candidate = pageViewCandidate(req);
+    if (candidate) {
+      res.once("finish", () => {
+        if (isSuccessfulPage(res, candidate.kind)) record(candidate.path);
+      });
+    }
+    next();
+  };
+
+  async function write(batch: Map<string, PendingCount>): Promise<void> {
+    // The same order in every instance: concurrent upserts on PostgreSQL then lock
+    // rows in the same order and cannot deadlock.
+    const rows = [...batch.values()].sort((a, b) => compare(a.day, b.day) || compare(a.path, b.path));
+    // One statement is atomic on its own; a larger batch is split, in one transaction
+    // so that a failure leaves none of it written (and it can be retried whole).
+    if (rows.length <= ROWS_PER_STATEMENT) return upsert(db, rows);
+    await db.transaction().execute(async (trx) => {
+      for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+        await upsert(trx, rows.slice(start, start + ROWS_PER_STATEMENT));
+      }
+    });
+  }
+
+  async function flush(): Promise<void> {
+    // One write at a time: a flush asked for during another waits for it, then
+    // writes what came in meanwhile.
+    while (inFlight) await inFlight.catch(() => {});
+    if (pending.size === 0) return;
+    const batch = pending;
+    pending = new Map();
+    const writing = write(batch).then(
+      () => {
+        warnedFull = false;
+      },
+      (error: unknown) => {
+        // Kept for the next flush: the write is atomic, so none of them was stored.
+        for (const { day, path, views } of batch.values()) add(pending, day, path, views);
+        throw error;
+      },
+    );
+    inFlight = writing.finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  const timer = setInterval(() => {
+    flush().catch((error: unknown) => logger.error({ err: error }, "Could not write page view counts"));
+  }, flushIntervalMs);
+  // The counter never keeps the process alive on its own.
+  timer.unref();
+
+  async function stop(): Promise<void> {
+    clearInterval(timer);
+    try {
+      await flush();
+    } catch (error) {
+      logger.error({ err: error, pending: pending.size }, "Could not write the last page view counts");
+    }
+  }
+
+  return { middleware, flush, stop };
+}
+
+/** Adds the views to the stored counts: correct however many instances write at once. */
+async function upsert(db: Kysely<Database>, rows: PendingCount[]): Promise<void> {
+  await db
+    .insertInto("page_views")
+    .values(rows)
+    .onConflict((conflict) =>
+      conflict
+        .columns(["day", "path"])
+        .doUpdateSet((eb) => ({ views: eb("page_views.views", "+", eb.ref("excluded.views")) })),
+    )
+    .execute();
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What a request would count as, judged before the response; undefined when it cannot be a page view. */
+function pageViewCandidate(req: Request): { path: string; kind: ViewKind } | undefined {
+  if (req.method !== "GET") return undefined;
+  if (isPrefetch(req)) return undefined;
+  const userAgent = req.get("user-agent");
+  if (!userAgent || isbot(userAgent)) return undefined;
+
+  const url = req.originalUrl;
+  const queryStart = url.indexOf("?");
+  const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
+  const search = queryStart === -1 ? "" : url.slice(queryStart);
+
+  let kind: ViewKind;
+  let pagePath: string;
+  if (rawPath.endsWith(".data")) {
+    kind = "data";
+    pagePath = dataRequestPagePath(rawPath);
+  } else if ((req.get("accept") ?? "").toLowerCase().includes("text/html")) {
+    kind = "document";
+    pagePath = rawPath;
+  } else {
+    return undefined;
+  }
+
+  const path = normalizePagePath(pagePath);
+  if (path === undefined || isExcluded(path)) return undefined;
+  if (kind === "data" && isRevalidation(req.get("referer"), path, search)) return undefined;
+  return { path, kind };
+}
+
+function isPrefetch(req: Request): boolean {
+  const purpose = [req.get("sec-purpose"), req.get("purpose"), req.get("x-purpose"), req.get("x-moz")]
+    .filter(Boolean)
+    .join(" ")
+    .toLowerCase();
+  return /prefetch|prerender|preview/.test(purpose);
+}
+
+/**
+ * The page a React Router data request loads: `/blog.data` → `/blog`, `/blog/_.data`
+ * → `/blog/`, `/_.data` → `/` (and `/_root.data` → `/`, the root's name in React Router 7).
+ */
+function dataRequestPagePath(rawPath: string): string {
+  if (rawPath === "/_root.data") return "/";
+  if (rawPath.endsWith("/_.data")) return rawPath.slice(0, -"_.data".length);
+  return rawPath.slice(0, -".data".length);
+}
+
+/**
+ * One spelling per page: percent-encoding decoded, repeated and trailing slashes
+ * removed (except the root "/"), letter case kept, cut to MAX_PATH_LENGTH.
+ * Undefined for a path that cannot be a page (bad encoding, control characters).
+ */
+export function normalizePagePath(rawPath: string): string | undefined {
+  let path: string;
+  try {
+    path = decodeURI(rawPath);
+  } catch {
+    return undefined;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (!path.startsWith("/") || /[\u0000-\u001f\u007f]/.test(path)) return undefined;
+  path = path.replace(/\/{2,}/g, "/");
+  if (path.length > 1) path = path.replace(/\/+$/, "");
+  // Cut by code points, so that no half of a surrogate pair is stored.
+  if (path.length > MAX_PATH_LENGTH) path = Array.from(path).slice(0, MAX_PATH_LENGTH).join("");
+  return path || "/";
+}
+
+function isExcluded(path: string): boolean {
+  return EXCLUDED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** A `.data` request for the very page (path and query) the browser shows: a revalidation. */
+function isRevalidation(referer: string | undefined, path: string, search: string): boolean {
+  if (!referer) return false;
+  let shown: URL;
+  try {
+    shown = new URL(referer);
+  } catch {
+    return false;
+  }
+  return normalizePagePath(shown.pathname) === path && pageQuery(shown.search) === pageQuery(search);
+}
+
+/** The query of a page, without the parameters React Router adds to data requests. */
+function pageQuery(search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete("_routes");
+  params.delete("index");
+  params.sort();
+  return params.toString();
+}
+
+function isSuccessfulPage(res: Response, kind: ViewKind): boolean {
+  const status = res.statusCode;
+  // Data requests answer redirects with 202 or 204 and a redirect payload.
+  if (kind === "data") return status === 200;
+  if (status < 200 || status >= 300 || status === 204) return false;
+  return /^\s*text\/html\b/i.test(String(res.getHeader("content-type") ?? ""));
+}
