@@ -5,6 +5,7 @@ import type { Viewer } from "../server/auth/guards.ts";
 import type { Config } from "../server/config.ts";
 import type { Database } from "../server/db/schema.ts";
 import type { Logger } from "../server/logger.ts";
+import type { MailWorker } from "../server/mail/worker.ts";
 
 /** Long-lived services created once at start-up by server/main.ts. */
 export interface AppServices {
@@ -12,6 +13,8 @@ export interface AppServices {
   config: Config;
   db: Kysely<Database>;
   logger: Logger;
+  /** Call wake() after committing a change that enqueued email, so it leaves within a second. */
+  mail: Pick<MailWorker, "wake">;
 }
 
 /** Per-request values set by the Express layer. */

@@ -1,7 +1,9 @@
 import type { MetaDescriptor } from "react-router";
+import { SITE_NAME } from "../../server/site.ts";
 import { isNotFound } from "./errors";
 
-export const SITE_NAME = "Bastion";
+// The name lives on the server side (emails use it too); pages import it from here.
+export { SITE_NAME };
 
 export const SITE_DESCRIPTION =
   "Bastion is the portfolio and learning site of a security professional: projects and courses, practical tips, curated resources and a newsletter.";

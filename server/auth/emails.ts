@@ -3,10 +3,9 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { renderEmail } from "../mail/templates.ts";
+import { SITE_NAME } from "../site.ts";
 
 /** The account emails: password reset and invitation, written to the outbox. */
-
-const SITE_NAME = "Bastion";
 
 export async function enqueuePasswordResetEmail(
   db: Kysely<Database>,

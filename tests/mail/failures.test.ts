@@ -1,0 +1,185 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../server/logger.ts";
+import { type OutboxRow, retryEmail } from "../../server/mail/outbox.ts";
+import { type MailWorker, type MailWorkerOptions, retryDelayMs, startMailWorker } from "../../server/mail/worker.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import {
+  enqueueTestEmail,
+  type MigratedDatabase,
+  mailConfig,
+  migratedDatabase,
+  outboxRow,
+  sleep,
+  waitUntilDue,
+} from "./helpers.ts";
+import { type SmtpPeer, startSmtpPeer } from "./smtp-peer.ts";
+
+const logger = createLogger({ level: "silent" });
+
+describe("retry delays", () => {
+  it("double at each attempt, with jitter between half and all of the step, up to the cap", () => {
+    expect(retryDelayMs(1, 1_000, 60_000, () => 0)).toBe(500);
+    expect(retryDelayMs(1, 1_000, 60_000, () => 1)).toBe(1_000);
+    expect(retryDelayMs(2, 1_000, 60_000, () => 1)).toBe(2_000);
+    expect(retryDelayMs(4, 1_000, 60_000, () => 0.5)).toBe(6_000);
+    expect(retryDelayMs(30, 1_000, 60_000, () => 1)).toBe(60_000);
+    expect(retryDelayMs(30, 1_000, 60_000, () => 0)).toBe(30_000);
+  });
+});
+
+describe.each(TEST_DIALECTS)("mail delivery failures on %s", (dialect) => {
+  let database: MigratedDatabase;
+  let peer: SmtpPeer;
+  const workers: MailWorker[] = [];
+  const db = () => database.handle.db;
+
+  function worker(options: Partial<MailWorkerOptions> = {}, smtpUrl = peer.url): MailWorker {
+    const started = startMailWorker({
+      db: db(),
+      config: mailConfig(smtpUrl),
+      logger,
+      autoRun: false,
+      retryBaseMs: 200,
+      retryMaxMs: 10_000,
+      ...options,
+    });
+    workers.push(started);
+    return started;
+  }
+
+  /** The recipient is refused with `code` the first `times` times (forever when omitted). */
+  function refuse(code: number, message: string, times = Number.POSITIVE_INFINITY): void {
+    let refused = 0;
+    peer.rejectRecipient = () => (refused++ < times ? { code, message } : undefined);
+  }
+
+  beforeAll(async () => {
+    database = await migratedDatabase(dialect);
+    peer = await startSmtpPeer();
+  });
+  afterAll(async () => {
+    await peer?.close();
+    await database?.close();
+  });
+  beforeEach(async () => {
+    peer.received.length = 0;
+    peer.rejectRecipient = () => undefined;
+    await db().deleteFrom("email_outbox").execute();
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((started) => started.stop()));
+  });
+
+  it("retries a 451 on RCPT with growing, jittered delays, then delivers", async () => {
+    refuse(451, "Greylisted, try again later", 2);
+    const { id } = await enqueueTestEmail(db(), "greylisted");
+    const mailer = worker();
+
+    const delays: number[] = [];
+    for (const attempt of [1, 2]) {
+      const before = Date.now();
+      expect(await mailer.runOnce()).toBe(1);
+      const row = await outboxRow(db(), id);
+      expect(row).toMatchObject({ status: "pending", attempts: attempt, sent_at: null, lease_expires_at: null });
+      expect(row.last_error).toContain("451");
+      delays.push(Date.parse(row.next_attempt_at) - before);
+      expect(await mailer.runOnce()).toBe(0); // not due yet
+      await waitUntilDue(db(), id);
+    }
+    // 200 ms base: first delay within [100, 200], the second within [200, 400] (plus run time).
+    expect(delays[0]).toBeGreaterThanOrEqual(90);
+    expect(delays[0]).toBeLessThan(350);
+    expect(delays[1]).toBeGreaterThanOrEqual(190);
+    expect(delays[1]).toBeLessThan(550);
+
+    expect(await mailer.runOnce()).toBe(1);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "sent", attempts: 3, last_error: null });
+    expect(peer.received).toHaveLength(1);
+  });
+
+  it("retries while the SMTP server is down and delivers once it is back", async () => {
+    const down = await startSmtpPeer();
+    const port = down.port;
+    await down.close();
+    const { id } = await enqueueTestEmail(db(), "server-down");
+    const mailer = worker({}, `smtp://127.0.0.1:${port}`);
+
+    expect(await mailer.runOnce()).toBe(1);
+    const row = await outboxRow(db(), id);
+    expect(row).toMatchObject({ status: "pending", attempts: 1, sent_at: null });
+    expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
+
+    const back = await startSmtpPeer(port);
+    try {
+      await waitUntilDue(db(), id);
+      expect(await mailer.runOnce()).toBe(1);
+      expect(await outboxRow(db(), id)).toMatchObject({ status: "sent", attempts: 2 });
+      expect(back.received).toHaveLength(1);
+    } finally {
+      await mailer.stop();
+      await back.close();
+    }
+  });
+
+  it("a 550 on RCPT calls onPermanentFailure and fails the row at once, without retry", async () => {
+    refuse(550, "5.1.1 No such user here");
+    const rejections: Array<{ email: OutboxRow; reply: string }> = [];
+    const { id } = await enqueueTestEmail(db(), "hard-bounce", "nobody@example.test");
+    const mailer = worker({ onPermanentFailure: (email, reply) => void rejections.push({ email, reply }) });
+
+    expect(await mailer.runOnce()).toBe(1);
+    const row = await outboxRow(db(), id);
+    expect(row).toMatchObject({ status: "failed", attempts: 1, sent_at: null, lease_expires_at: null });
+    expect(row.last_error).toContain("550 5.1.1 No such user here");
+    expect(rejections).toHaveLength(1);
+    expect(rejections[0]?.email).toMatchObject({ id, to_address: "nobody@example.test", kind: "test" });
+    expect(rejections[0]?.reply).toBe("550 5.1.1 No such user here");
+
+    await sleep(250);
+    expect(await mailer.runOnce()).toBe(0);
+    expect(rejections).toHaveLength(1);
+    expect(peer.received).toHaveLength(0);
+  });
+
+  it("retries a permanent rejection whose onPermanentFailure threw, so the bounce is not lost", async () => {
+    refuse(550, "5.1.1 No such user here");
+    const calls: string[] = [];
+    const { id } = await enqueueTestEmail(db(), "hook-fails");
+    const mailer = worker({
+      onPermanentFailure: (email) => {
+        calls.push(email.id);
+        if (calls.length === 1) throw new Error("database unavailable");
+      },
+    });
+
+    expect(await mailer.runOnce()).toBe(1);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 1 });
+    await waitUntilDue(db(), id);
+    expect(await mailer.runOnce()).toBe(1);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "failed", attempts: 2 });
+    expect(calls).toEqual([id, id]);
+  });
+
+  it("marks the row failed after maxAttempts; retryEmail puts it back in the queue", async () => {
+    refuse(452, "4.2.2 Mailbox full");
+    const { id } = await enqueueTestEmail(db(), "gives-up");
+    const mailer = worker({ maxAttempts: 2, retryBaseMs: 50 });
+
+    expect(await mailer.runOnce()).toBe(1);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 1 });
+    await waitUntilDue(db(), id);
+    expect(await mailer.runOnce()).toBe(1);
+    const failed = await outboxRow(db(), id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 2, sent_at: null });
+    expect(failed.last_error).toContain("452 4.2.2 Mailbox full");
+    await sleep(200);
+    expect(await mailer.runOnce()).toBe(0);
+
+    peer.rejectRecipient = () => undefined;
+    expect(await retryEmail(db(), id)).toBe(true);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 0, last_error: null });
+    expect(await mailer.runOnce()).toBe(1);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "sent", attempts: 1 });
+    expect(peer.received).toHaveLength(1);
+  });
+});

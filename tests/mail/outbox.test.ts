@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { InvalidEmailError } from "../../server/mail/email-input.ts";
+import {
+  claimDueEmails,
+  countEmailsByStatus,
+  enqueueEmail,
+  listRecentEmails,
+  markFailed,
+  type NewEmail,
+  retryEmail,
+} from "../../server/mail/outbox.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import { enqueueTestEmail, type MigratedDatabase, migratedDatabase, outboxRow, sleep } from "./helpers.ts";
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const EMAIL = {
+  idempotencyKey: "reset:verification-1",
+  kind: "password-reset",
+  to: "ada@example.test",
+  subject: "Reset your password",
+  html: "<p>Reset</p>",
+  text: "Reset",
+};
+
+describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
+  let database: MigratedDatabase;
+  const db = () => database.handle.db;
+
+  beforeAll(async () => {
+    database = await migratedDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  beforeEach(async () => {
+    await db().deleteFrom("email_outbox").execute();
+  });
+
+  it("writes one pending row, due now, with the headers as an object", async () => {
+    const headers = { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+    const result = await enqueueEmail(db(), { ...EMAIL, headers });
+    expect(result.created).toBe(true);
+    expect(result.id).toMatch(/^email-\d+-[a-z0-9]{10}$/);
+    const row = await outboxRow(db(), result.id);
+    expect(row).toMatchObject({
+      idempotency_key: EMAIL.idempotencyKey,
+      kind: EMAIL.kind,
+      to_address: EMAIL.to,
+      subject: EMAIL.subject,
+      html_body: EMAIL.html,
+      text_body: EMAIL.text,
+      headers,
+      status: "pending",
+      attempts: 0,
+      lease_expires_at: null,
+      last_error: null,
+      message_id: null,
+      sent_at: null,
+    });
+    expect(row.next_attempt_at).toMatch(ISO_TIMESTAMP);
+    expect(Date.parse(row.next_attempt_at)).toBeLessThanOrEqual(Date.now());
+    expect(row.created_at).toMatch(ISO_TIMESTAMP);
+  });
+
+  it("adds nothing for an idempotency key it already holds and returns the first row's id", async () => {
+    const first = await enqueueEmail(db(), EMAIL);
+    const second = await enqueueEmail(db(), { ...EMAIL, subject: "Another subject" });
+    expect(second).toEqual({ id: first.id, created: false });
+    const rows = await db().selectFrom("email_outbox").select(["id", "subject"]).execute();
+    expect(rows).toEqual([{ id: first.id, subject: EMAIL.subject }]);
+  });
+
+  it("enqueues in the caller's transaction: a rolled-back change leaves no email", async () => {
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await enqueueEmail(trx, EMAIL);
+          throw new Error("the change failed");
+        }),
+    ).rejects.toThrow("the change failed");
+    expect(await db().selectFrom("email_outbox").select("id").execute()).toEqual([]);
+
+    const committed = await db()
+      .transaction()
+      .execute((trx) => enqueueEmail(trx, EMAIL));
+    expect(committed.created).toBe(true);
+    expect(await db().selectFrom("email_outbox").select("id").execute()).toEqual([{ id: committed.id }]);
+  });
+
+  it("refuses a bad recipient, a multi-line subject and header injection", async () => {
+    const bad: NewEmail[] = [
+      { ...EMAIL, to: "not an address" },
+      { ...EMAIL, subject: "Hello\r\nBcc: victim@example.test" },
+      { ...EMAIL, subject: "   " },
+      { ...EMAIL, headers: { "X-Note": "a\r\nBcc: victim@example.test" } },
+      { ...EMAIL, headers: { "X-Bad Name": "value" } },
+      { ...EMAIL, headers: { From: "Someone Else <x@example.test>" } },
+      { ...EMAIL, headers: { bcc: "victim@example.test" } },
+      { ...EMAIL, idempotencyKey: "" },
+    ];
+    for (const email of bad) await expect(enqueueEmail(db(), email)).rejects.toBeInstanceOf(InvalidEmailError);
+    expect(await db().selectFrom("email_outbox").select("id").execute()).toEqual([]);
+  });
+
+  it("lists recent emails newest first without their bodies, by status, page by page", async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      ids.push((await enqueueTestEmail(db(), `log:${index}`)).id);
+      await sleep(3); // distinct created_at
+    }
+    const claim = await claimDueEmails(db(), { now: new Date().toISOString(), leaseMs: 60_000, limit: 1 });
+    const [claimed] = claim.rows;
+    if (!claimed) throw new Error("nothing claimed");
+    await markFailed(db(), claimed, "550 No such user");
+
+    const all = await listRecentEmails(db());
+    expect(all.map((entry) => entry.id)).toEqual([...ids].reverse());
+    expect(Object.keys(all[0] ?? {})).not.toContain("html_body");
+    expect(Object.keys(all[0] ?? {})).not.toContain("text_body");
+
+    const firstPage = await listRecentEmails(db(), { limit: 2 });
+    const last = firstPage.at(-1);
+    if (!last) throw new Error("empty page");
+    const secondPage = await listRecentEmails(db(), { limit: 2, before: last });
+    const thirdPage = await listRecentEmails(db(), { limit: 2, before: secondPage.at(-1) });
+    expect([...firstPage, ...secondPage, ...thirdPage].map((entry) => entry.id)).toEqual([...ids].reverse());
+
+    const failed = await listRecentEmails(db(), { status: "failed" });
+    expect(failed).toEqual([
+      expect.objectContaining({ id: claimed.id, status: "failed", attempts: 1, last_error: "550 No such user" }),
+    ]);
+  });
+
+  it("counts emails per status, for all or for one idempotency key prefix", async () => {
+    await enqueueTestEmail(db(), "notify:n1:s1");
+    await enqueueTestEmail(db(), "notify:n1:s2");
+    await enqueueTestEmail(db(), "notify:n10:s1");
+    await enqueueTestEmail(db(), "confirm:s3");
+    expect(await countEmailsByStatus(db())).toEqual({ pending: 4, sending: 0, sent: 0, failed: 0, unsent: 0 });
+    expect(await countEmailsByStatus(db(), "notify:n1:")).toEqual({
+      pending: 2,
+      sending: 0,
+      sent: 0,
+      failed: 0,
+      unsent: 0,
+    });
+  });
+
+  it("retries only failed or unsent rows", async () => {
+    const { id } = await enqueueEmail(db(), EMAIL);
+    expect(await retryEmail(db(), id)).toBe(false);
+    expect(await retryEmail(db(), "email-missing")).toBe(false);
+    const [claimed] = (await claimDueEmails(db(), { now: new Date().toISOString(), leaseMs: 60_000, limit: 5 })).rows;
+    if (!claimed) throw new Error("nothing claimed");
+    expect(await retryEmail(db(), id)).toBe(false); // being sent
+    await markFailed(db(), claimed, "452 Mailbox full");
+    expect(await retryEmail(db(), id)).toBe(true);
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 0, last_error: null });
+  });
+});
