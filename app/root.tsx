@@ -3,6 +3,7 @@ import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { RouteErrorMessage } from "./components/errors/error-message";
 import { useNonce } from "./components/nonce";
+import { Toaster } from "./components/ui/toaster";
 import { siteMeta } from "./lib/meta";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appStylesHref }];
@@ -21,6 +22,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="bg-surface font-sans text-fg antialiased">
         {children}
+        <Toaster />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -2,10 +2,12 @@ import type { AppServices } from "../app/context.ts";
 import { createPageViewCounter, type PageViewCounter } from "./analytics/page-views.ts";
 import { createAuth } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
+import { ensureOwnerAccount } from "./auth/owner-setup.ts";
 import { type Config, resolveAuthSecret } from "./config.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
 import { prepareDatabase } from "./db/setup.ts";
 import type { Logger } from "./logger.ts";
+import { startMailWorker } from "./mail/worker.ts";
 
 /**
  * Everything long-lived the server needs, created once at start-up in dependency
@@ -18,26 +20,53 @@ export interface RunningServices {
   close(): Promise<void>;
 }
 
-export async function startServices(config: Config, logger: Logger): Promise<RunningServices> {
-  const secret = resolveAuthSecret(config);
-  const database = await prepareDatabase(config.database, logger);
-  const { auth, close: closeAuth } = createAuth({
+/**
+ * Better Auth on an open database, as the server and the CLI (users:*) both use it:
+ * the same secret, the same email hooks.
+ */
+export function createAuthForDatabase(
+  config: Config,
+  database: DatabaseHandle,
+  logger: Logger,
+  /** Wakes the mail worker of this process, when it has one, so the email leaves at once. */
+  onEmailQueued: () => void = () => {},
+) {
+  return createAuth({
     config,
     database,
     logger,
-    secret,
-    sendPasswordResetEmail: (reset) => enqueuePasswordResetEmail(database.db, config, reset),
+    secret: resolveAuthSecret(config),
+    sendPasswordResetEmail: async (reset) => {
+      await enqueuePasswordResetEmail(database.db, config, reset);
+      onEmailQueued();
+    },
   });
+}
+
+export async function startServices(config: Config, logger: Logger): Promise<RunningServices> {
+  const database = await prepareDatabase(config.database, logger);
+  const mail = startMailWorker({ db: database.db, config, logger });
+  const { auth, close: closeAuth } = createAuthForDatabase(config, database, logger, () => mail.wake());
+  try {
+    // The owner account from ADMIN_*, or the one-time setup link, while no admin exists.
+    await ensureOwnerAccount({ auth, db: database.db, config, logger });
+  } catch (error) {
+    await closeAuth().catch(() => {});
+    await mail.stop().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
 
   const pageViews = createPageViewCounter({ db: database.db, logger });
 
-  const services: AppServices = { auth, config, db: database.db, logger };
+  const services: AppServices = { auth, config, db: database.db, logger, mail };
   return {
     services,
     database,
     pageViews,
     async close() {
       await pageViews.stop();
+      await mail.stop();
       await closeAuth();
       await database.close();
     },

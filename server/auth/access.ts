@@ -7,9 +7,19 @@ import type { Role } from "./roles.ts";
  */
 const ADMIN_ONLY_PREFIXES = ["/admin/settings", "/admin/newsletter", "/admin/users", "/api/admin/users"];
 
-/** The role a request path needs. React Router's data requests (`/x.data`) count as their page. */
+/**
+ * The role a request path needs. React Router's data requests (`/x.data`) count as
+ * their page, and the path is compared as the router matches it: percent-decoded
+ * and case-insensitively, so `/admin/SETTINGS` or `/admin/%73ettings` need admin too.
+ */
 export function requiredRoleForPath(pathname: string): Role {
-  const path = pathname.replace(/\.data$/, "");
+  let path = pathname.replace(/\.data$/, "");
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape matches no route; keep the raw path.
+  }
+  path = path.toLowerCase().replace(/\/+$/, "");
   return ADMIN_ONLY_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? "admin" : "editor";
 }
 
@@ -19,8 +29,9 @@ export function requiredRoleForPath(pathname: string): Role {
  * is ignored.
  */
 export function safeRedirectPath(value: string | null | undefined): string | undefined {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
-  if (/[\u0000-\u001f\\]/.test(value)) return undefined;
+  if (!value?.startsWith("/") || value.startsWith("//")) return undefined;
+  // Backslashes (browsers read `/\evil` as `//evil`) and control characters.
+  if ([...value].some((character) => character === "\\" || character.charCodeAt(0) < 0x20)) return undefined;
   try {
     const url = new URL(value, "http://bastion.invalid");
     if (url.origin !== "http://bastion.invalid") return undefined;

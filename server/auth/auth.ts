@@ -8,6 +8,9 @@ import { countFailedSignIns, recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Logger } from "../logger.ts";
+import { auditAccountChange, auditSessionDeleted } from "./account-audit.ts";
+import { accountLinkEndpoints } from "./account-endpoints.ts";
+import { apiTokenJwtOptions } from "./api-tokens.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./password-policy.ts";
 
 /**
@@ -42,6 +45,26 @@ export interface AuthOptions {
 export type BastionAuth = ReturnType<typeof createAuth>["auth"];
 
 const PASSWORD_PATHS = new Set(["/reset-password", "/change-password", "/set-password"]);
+
+/** Endpoints whose new session is a sign-in (others rotate it: password change, 2FA toggles). */
+const SIGN_IN_PATHS = new Set([
+  "/sign-in/email",
+  "/passkey/verify-authentication",
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+]);
+
+/**
+ * True when a new session completes a sign-in. A password sign-in of a user with
+ * two-factor on creates a session that the two-factor plugin drops at once; the
+ * sign-in is recorded when the code is verified.
+ */
+async function isCompletedSignIn(db: Kysely<any>, userId: string, path: string | undefined): Promise<boolean> {
+  if (!path || !SIGN_IN_PATHS.has(path)) return false;
+  if (path !== "/sign-in/email") return true;
+  const user = await db.selectFrom("user").select("twoFactorEnabled").where("id", "=", userId).executeTakeFirst();
+  return !user?.twoFactorEnabled;
+}
 
 export function createAuth(options: AuthOptions) {
   const { config, database, logger } = options;
@@ -85,6 +108,9 @@ export function createAuth(options: AuthOptions) {
       sendResetPassword: async ({ user, url, token }) => {
         await options.sendPasswordResetEmail({ user, url, token });
       },
+      onPasswordReset: async ({ user }) => {
+        await recordAudit(db, { userId: user.id, action: "account.password-reset", entity: "user", entityId: user.id });
+      },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 7,
@@ -98,7 +124,7 @@ export function createAuth(options: AuthOptions) {
       max: 100,
       customRules: {
         "/sign-in/email": { window: 60, max: 5 },
-        "/sign-in/passkey": { window: 60, max: 10 },
+        "/passkey/verify-authentication": { window: 60, max: 10 },
         "/two-factor/*": { window: 60, max: 5 },
         "/request-password-reset": { window: 60 * 10, max: 3 },
         "/reset-password": { window: 60 * 10, max: 5 },
@@ -112,13 +138,26 @@ export function createAuth(options: AuthOptions) {
     plugins: [
       twoFactor({ issuer: "Bastion" }),
       passkey({ rpID: publicUrl.hostname, rpName: "Bastion", origin: config.publicOrigin }),
-      jwt({ jwt: { issuer: config.publicOrigin, audience: config.publicOrigin, expirationTime: "15m" } }),
+      jwt(apiTokenJwtOptions(config)),
+      accountLinkEndpoints({ db }),
     ],
     databaseHooks: {
       session: {
         create: {
-          after: async (session) => {
-            await recordAudit(db, { userId: session.userId, action: "auth.sign-in", entity: "session" });
+          after: async (session, ctx) => {
+            if (await isCompletedSignIn(db, session.userId, ctx?.path)) {
+              await recordAudit(db, {
+                userId: session.userId,
+                action: "auth.sign-in",
+                entity: "session",
+                details: { method: ctx?.path },
+              });
+            }
+          },
+        },
+        delete: {
+          after: async (session, ctx) => {
+            await auditSessionDeleted(db, session, ctx);
           },
         },
       },
@@ -149,14 +188,13 @@ export function createAuth(options: AuthOptions) {
             entityId: String(ctx.body?.email ?? "").toLowerCase(),
           });
         }
-        if (ctx.path === "/sign-out") {
-          const userId = ctx.context.session?.user.id ?? null;
-          await recordAudit(db, { userId, action: "auth.sign-out", entity: "session" });
-        }
-        if (PASSWORD_PATHS.has(ctx.path) && !(returned instanceof APIError)) {
+        // Sign-outs are recorded before the session is deleted (accountLinkEndpoints), with their user.
+        // A reset by emailed link is recorded by onPasswordReset above, with its user.
+        if (PASSWORD_PATHS.has(ctx.path) && ctx.path !== "/reset-password" && !(returned instanceof APIError)) {
           const userId = ctx.context.session?.user.id ?? null;
           await recordAudit(db, { userId, action: "account.password-changed", entity: "user", entityId: userId });
         }
+        await auditAccountChange(db, ctx);
       }),
     },
   });

@@ -24,9 +24,12 @@ export async function getUserRoles(db: Kysely<Database>, userId: string): Promis
   }
 }
 
-/** Gives the user exactly this role (or none), replacing what they had. */
+/**
+ * Gives the user exactly this role (or none), replacing what they had. `db` may be a
+ * transaction of the caller's (which then decides when it commits).
+ */
 export async function setUserRole(db: Kysely<Database>, userId: string, role: Role | null): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const replace = async (trx: Kysely<Database>) => {
     await trx.deleteFrom("user_roles").where("user_id", "=", userId).execute();
     if (role) {
       await trx
@@ -34,7 +37,9 @@ export async function setUserRole(db: Kysely<Database>, userId: string, role: Ro
         .values({ user_id: userId, role, created_at: new Date().toISOString() })
         .execute();
     }
-  });
+  };
+  if (db.isTransaction) await replace(db);
+  else await db.transaction().execute(replace);
 }
 
 export async function countAdmins(db: Kysely<Database>): Promise<number> {

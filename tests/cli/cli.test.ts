@@ -1,30 +1,6 @@
-import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../cli/main.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
-import { runScript } from "../helpers/run-script.ts";
-
-/** Runs the CLI in-process, capturing what it writes to its output and to stderr. */
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  const output = new Writable({
-    write(chunk, _encoding, done) {
-      stdout += String(chunk);
-      done();
-    },
-  });
-  let stderr = "";
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runCli(argv, output);
-    return { code, stdout, stderr };
-  } finally {
-    spy.mockRestore();
-  }
-}
+import { runCliInProcess, runScript } from "../helpers/run-script.ts";
 
 /** Runs `node cli/main.ts …` as `npm run cli` does, with only the given environment. */
 function spawnCli(argv: string[], env: Record<string, string>) {
@@ -33,7 +9,7 @@ function spawnCli(argv: string[], env: Record<string, string>) {
 
 describe("npm run cli", () => {
   it("--help lists the commands, db:migrate among them", async () => {
-    const result = await run(["--help"]);
+    const result = await runCliInProcess(["--help"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/^Usage: npm run cli -- <command> \[options\]\n/);
@@ -41,12 +17,12 @@ describe("npm run cli", () => {
   });
 
   it("prints the same help with no command at all", async () => {
-    const [none, help] = [await run([]), await run(["--help"])];
+    const [none, help] = [await runCliInProcess([]), await runCliInProcess(["--help"])];
     expect(none).toEqual(help);
   });
 
   it("refuses an unknown command with exit code 2 and a pointer to --help", async () => {
-    const result = await run(["db:explode"]);
+    const result = await runCliInProcess(["db:explode"]);
     expect(result).toEqual({
       code: 2,
       stdout: "",
@@ -55,7 +31,7 @@ describe("npm run cli", () => {
   });
 
   it("refuses an option the command does not take with exit code 2", async () => {
-    const result = await run(["db:migrate", "--force"]);
+    const result = await runCliInProcess(["db:migrate", "--force"]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("--force");
@@ -66,7 +42,7 @@ describe("npm run cli", () => {
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = "mysql://nope";
     try {
-      const result = await run(["db:migrate"]);
+      const result = await runCliInProcess(["db:migrate"]);
       expect(result).toEqual({
         code: 2,
         stdout: "",

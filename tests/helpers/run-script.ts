@@ -1,6 +1,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { vi } from "vitest";
+import { runCli } from "../../cli/main.ts";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -29,4 +32,25 @@ export async function runScript(
   });
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   return { code, stdout, stderr };
+}
+
+/** Runs `npm run cli -- …argv` in-process, capturing what it writes to its output and to stderr. */
+export async function runCliInProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  const output = new Writable({
+    write(chunk, _encoding, done) {
+      stdout += String(chunk);
+      done();
+    },
+  });
+  let stderr = "";
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await runCli(argv, output), stdout, stderr };
+  } finally {
+    spy.mockRestore();
+  }
 }

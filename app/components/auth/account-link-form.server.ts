@@ -1,0 +1,73 @@
+import { data, redirect } from "react-router";
+import type { AppServices } from "~/context";
+import { ACCEPT_INVITATION_PATH, OWNER_SETUP_PATH } from "../../../server/auth/account-endpoints.ts";
+import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
+import { INVALID_LINK_MESSAGE } from "../../../server/auth/invitations.ts";
+import { passwordProblem } from "../../../server/auth/password-policy.ts";
+import { type FormResult, formPassword, formText } from "./form-result";
+import { signInPath } from "./notices";
+import { newPasswordProblems } from "./password-fields";
+
+/**
+ * The action shared by /auth/invite and /auth/setup (server only): checks the form,
+ * creates the account through Better Auth's handler (so its rate limit counts the
+ * attempts), then sends the visitor to the sign-in page with "Success!".
+ */
+
+export type AccountField = "name" | "email" | "password" | "confirmPassword";
+export type AccountLinkResult = FormResult<AccountField> & { invalidLink?: boolean };
+
+const ERROR_TITLE = "Error signing up";
+
+function refused(description: string, status: number, extra: Partial<AccountLinkResult> = {}, headers?: HeadersInit) {
+  return data<AccountLinkResult>(
+    { message: { tone: "error", title: ERROR_TITLE, description }, ...extra },
+    { status, headers },
+  );
+}
+
+export async function createAccountFromLink(
+  services: AppServices,
+  request: Request,
+  kind: "invitation" | "owner-setup",
+) {
+  const form = await request.formData();
+  const token = formText(form, "token");
+  const name = formText(form, "name");
+  const email = formText(form, "email");
+  const password = formPassword(form, "password");
+  const values = kind === "owner-setup" ? { name, email } : { name };
+
+  const fieldErrors: AccountLinkResult["fieldErrors"] = {};
+  if (!name) fieldErrors.name = "Please enter your full name.";
+  if (kind === "owner-setup" && !email) fieldErrors.email = "Email is required.";
+  Object.assign(fieldErrors, newPasswordProblems(password, formPassword(form, "confirmPassword"), passwordProblem));
+  const firstProblem = fieldErrors.name ?? fieldErrors.email ?? fieldErrors.password ?? fieldErrors.confirmPassword;
+  if (firstProblem) return refused(firstProblem, 400, { fieldErrors, values });
+
+  const result =
+    kind === "invitation"
+      ? await callAuth(services, request, ACCEPT_INVITATION_PATH, { token, name, password })
+      : await callAuth(services, request, OWNER_SETUP_PATH, { token, name, email, password });
+  if (result.ok) throw redirect(signInPath({ notice: "account-created" }));
+
+  if (result.status === 429) {
+    const retry = result.retryAfterSeconds;
+    return refused(rateLimitMessage(result), 429, { values }, retry ? { "Retry-After": String(retry) } : undefined);
+  }
+  const description = result.body.message || "Something went wrong. Please try again later.";
+  switch (result.body.code) {
+    case "NOT_FOUND":
+      return refused(INVALID_LINK_MESSAGE, 400, { invalidLink: true });
+    case "INVALID_NAME":
+      return refused(description, 400, { fieldErrors: { name: description }, values });
+    case "INVALID_EMAIL":
+    case "EMAIL_TAKEN":
+      return refused(description, 400, { fieldErrors: kind === "owner-setup" ? { email: description } : {}, values });
+    case "INVALID_PASSWORD":
+      return refused(description, 400, { fieldErrors: { password: description }, values });
+    default:
+      services.logger.error({ status: result.status, body: result.body, kind }, "Account creation failed unexpectedly");
+      return refused("Something went wrong. Please try again later.", 500, { values });
+  }
+}

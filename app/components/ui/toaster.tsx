@@ -1,0 +1,9 @@
+import { Toaster as SonnerToaster } from "sonner";
+
+/**
+ * Where toasts appear (mounted once, in the root layout). Every toast of ours also has
+ * an inline counterpart rendered by the server, so nothing depends on JavaScript.
+ */
+export function Toaster() {
+  return <SonnerToaster theme="dark" position="bottom-right" richColors closeButton duration={6000} />;
+}

@@ -1,0 +1,151 @@
+import { data, isRouteErrorResponse, Outlet } from "react-router";
+import { AccessDenied, accessDeniedReason } from "~/components/admin/access-denied";
+import { AdminShell } from "~/components/admin/admin-shell";
+import { RouteErrorMessage } from "~/components/errors/error-message";
+import { servicesContext, viewerContext } from "~/context";
+import { errorPageMeta, pageTitle } from "~/lib/meta";
+import { AuthProvider, type AuthViewer } from "~/lib/use-auth";
+import { requiredRoleForPath } from "../../../server/auth/access.ts";
+import { getViewer, requireRole, type Viewer } from "../../../server/auth/guards.ts";
+import type { Role } from "../../../server/auth/roles.ts";
+import type { Route } from "./+types/layout";
+
+/**
+ * The admin area's one guard. As a route middleware it runs before every loader and
+ * action of every route below this layout (documents, `.data` requests and form posts
+ * alike, including routes added later), so no admin route can forget it:
+ * anonymous → redirect to /auth?redirectTo=…; no role → 403; editor on an admin-only
+ * page → 403. Routes below read the viewer with `context.get(viewerContext)`.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  // First, so that it also marks the guard's redirects and 403s.
+  async (_args, next) => privateResponse(await next()),
+  async ({ request, context, pattern }, next) => {
+    const services = context.get(servicesContext);
+    // React Router matches paths case-insensitively and percent-decoded, so /admin/SETTINGS
+    // and /admin/%73ettings are the settings page too: the role is decided on the matched
+    // route pattern, and on the URL path decoded and lower-cased (the stricter wins).
+    const role = strictest(
+      requiredRoleForPath(`/${pattern.replace(/^\/+/, "")}`),
+      requiredRoleForPath(canonicalPath(new URL(request.url).pathname)),
+    );
+    let viewer: Viewer;
+    try {
+      viewer = await requireRole(services, request, role);
+    } catch (error) {
+      throw await withDeniedViewer(error, () => getViewer(services, request));
+    }
+    context.set(viewerContext, viewer);
+    return next();
+  },
+];
+
+/** The viewer as the browser may see it: no session id, no factors. */
+function clientViewer(viewer: Viewer): AuthViewer {
+  const { user, roles } = viewer;
+  return {
+    user: { id: user.id, name: user.name, email: user.email },
+    roles: { isAdmin: roles.isAdmin, isEditor: roles.isEditor },
+  };
+}
+
+export async function loader({ context }: Route.LoaderArgs): Promise<AuthViewer> {
+  return clientViewer(context.get(viewerContext));
+}
+
+/** The payload of the guard's 403 for an editor on an admin-only page. */
+interface AdminRequiredPayload {
+  reason: "admin-required";
+  /** So the Access Denied page keeps the editor's sidebar and account menu. */
+  viewer: AuthViewer;
+}
+
+/**
+ * The guard's 403 for an editor on an admin-only page carries the editor's own name and
+ * roles, so the page can keep the admin shell (the layout's loader did not run). Any
+ * other error passes through unchanged.
+ */
+async function withDeniedViewer(error: unknown, lookUpViewer: () => Promise<Viewer | null>): Promise<unknown> {
+  const denied = error as { init?: { status?: number } | null; data?: { reason?: string } } | null;
+  if (denied?.init?.status !== 403 || denied.data?.reason !== "admin-required") return error;
+  const viewer = await lookUpViewer().catch(() => null);
+  if (!viewer) return error;
+  return data({ reason: "admin-required", viewer: clientViewer(viewer) } satisfies AdminRequiredPayload, {
+    status: 403,
+  });
+}
+
+/** The path decoded and lower-cased, as the route table spells its admin paths. */
+function canonicalPath(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // Malformed encoding: the router will not match it to an admin page either.
+  }
+  return path.toLowerCase().replace(/\/{2,}/g, "/");
+}
+
+function strictest(...roles: Role[]): Role {
+  return roles.includes("admin") ? "admin" : "editor";
+}
+
+/** Admin pages and data are personal: never stored by browsers or shared caches. */
+function privateResponse(response: Response): Response {
+  try {
+    response.headers.set("Cache-Control", "private, no-store");
+    return response;
+  } catch {
+    // Headers of some responses (e.g. Response.redirect) are immutable.
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", "private, no-store");
+    return copy;
+  }
+}
+
+export const meta: Route.MetaFunction = ({ error }) => {
+  if (!error) return [{ title: pageTitle("Admin") }, { name: "robots", content: "noindex" }];
+  if (accessDeniedReason(error)) return [{ title: pageTitle("Access Denied") }, { name: "robots", content: "noindex" }];
+  return errorPageMeta(error);
+};
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <AuthProvider viewer={loaderData}>
+      <AdminShell>
+        <Outlet />
+      </AdminShell>
+    </AuthProvider>
+  );
+}
+
+/**
+ * Access Denied for the guard's 403s. An editor keeps the admin shell; a user without a
+ * role gets the message alone (they have no admin screens to go to). Errors of the pages
+ * below keep the shell too, so the user can navigate on.
+ */
+export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
+  const reason = accessDeniedReason(error);
+  const viewer = loaderData ?? deniedViewer(error);
+  const content = reason ? <AccessDenied reason={reason} /> : <RouteErrorMessage error={error} />;
+  if (!viewer) {
+    return (
+      <main id="main" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        {content}
+      </main>
+    );
+  }
+  return (
+    <AuthProvider viewer={viewer}>
+      <AdminShell>{content}</AdminShell>
+    </AuthProvider>
+  );
+}
+
+function deniedViewer(error: unknown): AuthViewer | undefined {
+  if (!isRouteErrorResponse(error) || error.status !== 403) return undefined;
+  const payload = error.data as Partial<AdminRequiredPayload> | null;
+  const viewer = payload?.viewer;
+  if (!viewer?.user || typeof viewer.user.id !== "string" || !viewer.roles) return undefined;
+  return viewer;
+}

@@ -1,0 +1,295 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely, Selectable } from "kysely";
+import { recordAudit } from "../audit/audit-log.ts";
+import type { Config } from "../config.ts";
+import type { AccountInvitationsTable, Database, INVITATION_KINDS } from "../db/schema.ts";
+import { newId } from "../ids.ts";
+import { enqueueInvitationEmail } from "./emails.ts";
+import { INVALID_LINK_MESSAGE } from "./link-messages.ts";
+import type { Role } from "./roles.ts";
+import {
+  AccountError,
+  type AccountServices,
+  adminExists,
+  checkPassword,
+  createUser,
+  normalizeEmail,
+  normalizeName,
+  parseRole,
+  type UserSummary,
+} from "./users.ts";
+
+/**
+ * The account_invitations table (the only writer of it): invitations an admin sends
+ * from /admin/users, and the one-time owner-setup link logged at the first start.
+ * Only the SHA-256 of a link's token is stored; a link expires and works once.
+ */
+
+export type InvitationKind = (typeof INVITATION_KINDS)[number];
+
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const OWNER_SETUP_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export { INVALID_LINK_MESSAGE };
+
+export interface PendingInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+type InvitationRow = Selectable<AccountInvitationsTable>;
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+function toPending(row: InvitationRow): PendingInvitation {
+  return {
+    id: row.id,
+    email: row.email ?? "",
+    role: row.role,
+    invitedBy: row.invited_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+export function invitationUrl(config: Pick<Config, "publicOrigin">, token: string): string {
+  return `${config.publicOrigin}/auth/invite?${new URLSearchParams({ token })}`;
+}
+
+export function ownerSetupUrl(config: Pick<Config, "publicOrigin">, token: string): string {
+  return `${config.publicOrigin}/auth/setup?${new URLSearchParams({ token })}`;
+}
+
+/**
+ * Invites a person by email: the row and its email are written in one transaction,
+ * so an invitation exists exactly when its email is in the outbox. A new invitation
+ * to the same address replaces a pending one.
+ */
+export async function createInvitation(
+  services: AccountServices & { config: Config },
+  input: { email: string; role: string; invitedBy: { id: string; name: string; email: string } },
+): Promise<{ invitation: PendingInvitation; token: string; url: string }> {
+  const email = normalizeEmail(input.email);
+  const role = parseRole(input.role);
+  const context = await services.auth.$context;
+  if (await context.internalAdapter.findUserByEmail(email)) {
+    throw new AccountError("email-taken", "An account with this email address already exists.", "email");
+  }
+  const token = newToken();
+  const now = new Date();
+  const row: InvitationRow = {
+    id: newId("invitation"),
+    kind: "invitation",
+    email,
+    role,
+    token_hash: hashToken(token),
+    invited_by: input.invitedBy.id,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + INVITATION_LIFETIME_MS).toISOString(),
+    accepted_at: null,
+  };
+  await services.db.transaction().execute(async (trx) => {
+    const replaced = await trx
+      .deleteFrom("account_invitations")
+      .where("kind", "=", "invitation")
+      .where("email", "=", email)
+      .where("accepted_at", "is", null)
+      .returning("id")
+      .execute();
+    await trx.insertInto("account_invitations").values(row).execute();
+    await enqueueInvitationEmail(trx, services.config, {
+      id: row.id,
+      email,
+      token,
+      invitedBy: input.invitedBy.name || input.invitedBy.email,
+      role,
+    });
+    await recordAudit(trx, {
+      userId: input.invitedBy.id,
+      action: "user.invited",
+      entity: "invitation",
+      entityId: row.id,
+      details: { email, role, replaced: replaced.map((invitation) => invitation.id) },
+    });
+  });
+  return { invitation: toPending(row), token, url: invitationUrl(services.config, token) };
+}
+
+/** Invitations not yet used nor expired, newest first. */
+export async function listPendingInvitations(db: Kysely<Database>): Promise<PendingInvitation[]> {
+  const rows = await db
+    .selectFrom("account_invitations")
+    .selectAll()
+    .where("kind", "=", "invitation")
+    .where("accepted_at", "is", null)
+    .where("expires_at", ">", new Date().toISOString())
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map(toPending);
+}
+
+/** Withdraws a pending invitation: its link stops working at once. */
+export async function revokeInvitation(
+  db: Kysely<Database>,
+  input: { id: string; actorId: string | null },
+): Promise<PendingInvitation> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .deleteFrom("account_invitations")
+      .where("id", "=", input.id)
+      .where("kind", "=", "invitation")
+      .where("accepted_at", "is", null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new AccountError("not-found", "This invitation no longer exists.");
+    await recordAudit(trx, {
+      userId: input.actorId,
+      action: "user.invitation-revoked",
+      entity: "invitation",
+      entityId: row.id,
+      details: { email: row.email, role: row.role },
+    });
+    return toPending(row);
+  });
+}
+
+/** The invitation or owner-setup link this token opens, while it can still be used. */
+export async function findUsableLink(
+  db: Kysely<Database>,
+  kind: InvitationKind,
+  token: string | null | undefined,
+): Promise<PendingInvitation | null> {
+  if (!token || token.length > 200) return null;
+  const row = await db
+    .selectFrom("account_invitations")
+    .selectAll()
+    .where("token_hash", "=", hashToken(token))
+    .where("kind", "=", kind)
+    .where("accepted_at", "is", null)
+    .where("expires_at", ">", new Date().toISOString())
+    .executeTakeFirst();
+  if (!row) return null;
+  if (kind === "owner-setup" && (await adminExists(db))) return null;
+  return toPending(row);
+}
+
+/**
+ * Marks the link used, atomically (of two uses at once, one wins), runs `create`,
+ * and gives the link back if `create` fails, so a refused password does not burn it.
+ */
+async function consumeLink(
+  db: Kysely<Database>,
+  kind: InvitationKind,
+  token: string,
+  create: (link: InvitationRow) => Promise<UserSummary>,
+): Promise<UserSummary> {
+  if (!token || token.length > 200) throw new AccountError("not-found", INVALID_LINK_MESSAGE);
+  const now = new Date().toISOString();
+  const link = await db
+    .updateTable("account_invitations")
+    .set({ accepted_at: now })
+    .where("token_hash", "=", hashToken(token))
+    .where("kind", "=", kind)
+    .where("accepted_at", "is", null)
+    .where("expires_at", ">", now)
+    .returningAll()
+    .executeTakeFirst();
+  if (!link) throw new AccountError("not-found", INVALID_LINK_MESSAGE);
+  try {
+    return await create(link);
+  } catch (error) {
+    await db.updateTable("account_invitations").set({ accepted_at: null }).where("id", "=", link.id).execute();
+    throw error;
+  }
+}
+
+/** Creates the invited person's account: the email and role come from the invitation. */
+export async function acceptInvitation(
+  services: AccountServices,
+  input: { token: string; name: string; password: string },
+): Promise<UserSummary> {
+  const name = normalizeName(input.name, { required: true });
+  checkPassword(input.password);
+  return consumeLink(services.db, "invitation", input.token, async (invitation) => {
+    const user = await createUser(services, {
+      email: invitation.email ?? "",
+      password: input.password,
+      name,
+      role: invitation.role,
+      via: "invitation",
+      emailVerified: true,
+    });
+    await recordAudit(services.db, {
+      userId: user.id,
+      action: "user.invitation-accepted",
+      entity: "invitation",
+      entityId: invitation.id,
+      details: { email: user.email, role: invitation.role, invitedBy: invitation.invited_by },
+    });
+    return user;
+  });
+}
+
+/**
+ * Replaces the owner-setup link (at each start while no admin exists): the new one
+ * is returned once, to be logged; only its hash is kept.
+ */
+export async function createOwnerSetupLink(
+  db: Kysely<Database>,
+  config: Pick<Config, "publicOrigin">,
+): Promise<{ url: string; expiresAt: string }> {
+  const token = newToken();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + OWNER_SETUP_LIFETIME_MS).toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("account_invitations").where("kind", "=", "owner-setup").execute();
+    await trx
+      .insertInto("account_invitations")
+      .values({
+        id: newId("setup"),
+        kind: "owner-setup",
+        email: null,
+        role: "admin",
+        token_hash: hashToken(token),
+        invited_by: null,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+        accepted_at: null,
+      })
+      .execute();
+  });
+  return { url: ownerSetupUrl(config, token), expiresAt };
+}
+
+/** Removes an unused owner-setup link (an admin exists now). */
+export async function deleteOwnerSetupLinks(db: Kysely<Database>): Promise<void> {
+  await db
+    .deleteFrom("account_invitations")
+    .where("kind", "=", "owner-setup")
+    .where("accepted_at", "is", null)
+    .execute();
+}
+
+/** Creates the owner (first admin) account through the one-time setup link. */
+export async function completeOwnerSetup(
+  services: AccountServices,
+  input: { token: string; name: string; email: string; password: string },
+): Promise<UserSummary> {
+  const name = normalizeName(input.name, { required: true });
+  const email = normalizeEmail(input.email);
+  checkPassword(input.password);
+  return consumeLink(services.db, "owner-setup", input.token, async () => {
+    if (await adminExists(services.db)) throw new AccountError("not-found", INVALID_LINK_MESSAGE);
+    return createUser(services, { email, password: input.password, name, role: "admin", via: "owner-setup" });
+  });
+}

@@ -1,0 +1,340 @@
+import type { InternalAdapter } from "@better-auth/core";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { recordAudit } from "../audit/audit-log.ts";
+import { type Database, ROLES } from "../db/schema.ts";
+import { passwordProblem } from "./password-policy.ts";
+import { type Role, setUserRole } from "./roles.ts";
+
+/**
+ * Accounts: created by the CLI, ADMIN_* at start-up, invitations and the owner-setup
+ * link (public sign-up is off). Users, their credential accounts and sessions are
+ * written through Better Auth's own password hasher and adapter; roles through
+ * roles.ts. Every change leaves an audit row.
+ */
+
+/** The parts of Better Auth's context (`auth.$context`) used here: its password hasher and adapter. */
+export interface AuthInternals {
+  password: { hash(password: string): Promise<string> };
+  internalAdapter: Pick<
+    InternalAdapter,
+    | "createUser"
+    | "linkAccount"
+    | "findUserByEmail"
+    | "findUserById"
+    | "listUsers"
+    | "deleteUser"
+    | "updatePassword"
+    | "findCredentialAccount"
+    | "deleteUserSessions"
+  >;
+}
+
+export interface AccountServices {
+  auth: { $context: Promise<AuthInternals> };
+  db: Kysely<Database>;
+}
+
+export type AccountErrorCode =
+  | "invalid-email"
+  | "invalid-name"
+  | "invalid-password"
+  | "invalid-role"
+  | "email-taken"
+  | "not-found"
+  | "last-admin"
+  | "own-account";
+
+/** A refused account change; `message` is meant for the person who asked for it. */
+export class AccountError extends Error {
+  override name = "AccountError";
+  readonly code: AccountErrorCode;
+  /** The form field the message belongs to, when there is one. */
+  readonly field: "email" | "name" | "password" | "role" | undefined;
+
+  constructor(code: AccountErrorCode, message: string, field?: AccountError["field"]) {
+    super(message);
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export interface UserSummary {
+  id: string;
+  name: string;
+  email: string;
+  role: Role | null;
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+
+export const MAX_NAME_LENGTH = 100;
+
+/** The address as it is stored (trimmed, lower-cased), or an AccountError. */
+export function normalizeEmail(value: string): string {
+  const email = value.trim().toLowerCase();
+  if (!email || email.length > 254 || !z.email().safeParse(email).success) {
+    throw new AccountError("invalid-email", "Please enter a valid email address.", "email");
+  }
+  return email;
+}
+
+export function normalizeName(value: string, options: { required: boolean }): string {
+  const name = value.trim().replace(/\s+/g, " ");
+  if (options.required && !name) throw new AccountError("invalid-name", "Please enter your full name.", "name");
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new AccountError("invalid-name", `The name must be at most ${MAX_NAME_LENGTH} characters long.`, "name");
+  }
+  return name;
+}
+
+export function parseRole(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value)) {
+    throw new AccountError("invalid-role", `The role must be ${ROLES.join(" or ")}.`, "role");
+  }
+  return value as Role;
+}
+
+export function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw new AccountError("invalid-password", problem, "password");
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = `${(error as { code?: string })?.code ?? ""} ${(error as Error)?.message ?? ""}`;
+  return /23505|UNIQUE constraint failed|unique/i.test(text);
+}
+
+export interface NewUser {
+  email: string;
+  password: string;
+  name?: string;
+  role: Role;
+  /** Who created the account (null: the CLI, start-up or an invitation link). */
+  actorId?: string | null;
+  /** How it came to be, for the audit log: cli, env, invitation, owner-setup, … */
+  via: string;
+  /** True when the person proved they read this mailbox (an emailed invitation). */
+  emailVerified?: boolean;
+}
+
+/** Creates a user with a password and a role. */
+export async function createUser(services: AccountServices, input: NewUser): Promise<UserSummary> {
+  const email = normalizeEmail(input.email);
+  const name = normalizeName(input.name ?? "", { required: false });
+  const role = parseRole(input.role);
+  checkPassword(input.password);
+
+  const context = await services.auth.$context;
+  if (await context.internalAdapter.findUserByEmail(email)) {
+    throw new AccountError("email-taken", "An account with this email address already exists.", "email");
+  }
+  const hash = await context.password.hash(input.password);
+
+  let user: Awaited<ReturnType<InternalAdapter["createUser"]>>;
+  try {
+    user = await context.internalAdapter.createUser(
+      { email, name, emailVerified: input.emailVerified ?? false, twoFactorEnabled: false },
+      { method: "admin" },
+    );
+  } catch (error) {
+    // Two requests for the same address at once: the unique index decides.
+    if (isUniqueViolation(error)) {
+      throw new AccountError("email-taken", "An account with this email address already exists.", "email");
+    }
+    throw error;
+  }
+  try {
+    await context.internalAdapter.linkAccount({
+      providerId: "credential",
+      accountId: user.id,
+      userId: user.id,
+      password: hash,
+    });
+    await setUserRole(services.db, user.id, role);
+    await recordAudit(services.db, {
+      userId: input.actorId ?? null,
+      action: "user.created",
+      entity: "user",
+      entityId: user.id,
+      details: { email, role, via: input.via },
+    });
+  } catch (error) {
+    // Better Auth's adapter and our tables do not share a transaction (PostgreSQL uses
+    // two pools): undo the half-made account rather than leave one without a password or role.
+    await context.internalAdapter.deleteUser(user.id).catch(() => {});
+    throw error;
+  }
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role,
+    twoFactorEnabled: false,
+    createdAt: new Date(user.createdAt).toISOString(),
+  };
+}
+
+/** Every user with their role, oldest first. */
+export async function listUsers(services: AccountServices): Promise<UserSummary[]> {
+  const context = await services.auth.$context;
+  const [users, roles] = await Promise.all([
+    context.internalAdapter.listUsers(undefined, undefined, { field: "createdAt", direction: "asc" }),
+    services.db.selectFrom("user_roles").select(["user_id", "role"]).execute(),
+  ]);
+  const roleOf = new Map<string, Role>();
+  for (const row of roles) {
+    // Admin wins when a user somehow holds both rows.
+    if (row.role === "admin" || !roleOf.has(row.user_id)) roleOf.set(row.user_id, row.role);
+  }
+  return users.map((user) => ({
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: roleOf.get(user.id) ?? null,
+    twoFactorEnabled: Boolean((user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled),
+    createdAt: new Date(user.createdAt).toISOString(),
+  }));
+}
+
+/** The user with this id or email address, or an AccountError "not-found". */
+export async function findUser(services: AccountServices, ref: { id?: string; email?: string }): Promise<UserSummary> {
+  const context = await services.auth.$context;
+  const user = ref.id
+    ? await context.internalAdapter.findUserById(ref.id)
+    : ref.email
+      ? ((await context.internalAdapter.findUserByEmail(ref.email.trim().toLowerCase()))?.user ?? null)
+      : null;
+  if (!user) throw new AccountError("not-found", "No such user.", "email");
+  const roles = await services.db.selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute();
+  const role = roles.some((row) => row.role === "admin") ? "admin" : (roles[0]?.role ?? null);
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role,
+    twoFactorEnabled: Boolean((user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled),
+    createdAt: new Date(user.createdAt).toISOString(),
+  };
+}
+
+/**
+ * Runs `change` in a transaction that first locks every admin row, so that two
+ * concurrent changes cannot each remove "the other" admin (PostgreSQL); SQLite
+ * serialises transactions anyway. `change` throws to refuse.
+ */
+async function withAdminRowsLocked(db: Kysely<Database>, change: (trx: Kysely<Database>) => Promise<void>) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("user_roles")
+      .set((eb) => ({ created_at: eb.ref("created_at") }))
+      .where("role", "=", "admin")
+      .execute();
+    await change(trx);
+  });
+}
+
+async function otherAdmins(trx: Kysely<Database>, userId: string): Promise<number> {
+  const row = await trx
+    .selectFrom("user_roles")
+    .select((eb) => eb.fn.countAll<number>().as("admins"))
+    .where("role", "=", "admin")
+    .where("user_id", "!=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.admins);
+}
+
+const LAST_ADMIN_MESSAGE = "This is the only administrator: make another user an administrator first.";
+
+/** Gives the user this role; refuses to take admin away from the last administrator. */
+export async function setRole(
+  services: AccountServices,
+  input: { userId: string; role: string; actorId?: string | null },
+): Promise<UserSummary> {
+  const role = parseRole(input.role);
+  const user = await findUser(services, { id: input.userId });
+  if (user.role === role) return user;
+  await withAdminRowsLocked(services.db, async (trx) => {
+    if (user.role === "admin" && (await otherAdmins(trx, user.id)) === 0) {
+      throw new AccountError("last-admin", LAST_ADMIN_MESSAGE, "role");
+    }
+    await setUserRole(trx, user.id, role);
+    await recordAudit(trx, {
+      userId: input.actorId ?? null,
+      action: "user.role-changed",
+      entity: "user",
+      entityId: user.id,
+      details: { email: user.email, from: user.role, to: role },
+    });
+  });
+  return { ...user, role };
+}
+
+/** Deletes the user, their sessions, passkeys and two-factor secrets; never the last admin. */
+export async function deleteUser(
+  services: AccountServices,
+  input: { userId: string; actorId?: string | null },
+): Promise<UserSummary> {
+  const user = await findUser(services, { id: input.userId });
+  if (input.actorId && input.actorId === user.id) {
+    throw new AccountError("own-account", "You cannot delete your own account.");
+  }
+  // First, in our transaction: the last-admin check and the end of every right the
+  // user had; then the user itself through Better Auth (its rows cascade).
+  await withAdminRowsLocked(services.db, async (trx) => {
+    if (user.role === "admin" && (await otherAdmins(trx, user.id)) === 0) {
+      throw new AccountError("last-admin", "This is the only administrator: it cannot be deleted.");
+    }
+    await setUserRole(trx, user.id, null);
+    await recordAudit(trx, {
+      userId: input.actorId ?? null,
+      action: "user.deleted",
+      entity: "user",
+      entityId: user.id,
+      details: { email: user.email, role: user.role },
+    });
+  });
+  const context = await services.auth.$context;
+  await context.internalAdapter.deleteUser(user.id);
+  return user;
+}
+
+/** Sets a new password and signs the user out everywhere. */
+export async function resetPassword(
+  services: AccountServices,
+  input: { userId: string; password: string; actorId?: string | null },
+): Promise<UserSummary> {
+  checkPassword(input.password);
+  const user = await findUser(services, { id: input.userId });
+  const context = await services.auth.$context;
+  const hash = await context.password.hash(input.password);
+  if (await context.internalAdapter.findCredentialAccount(user.id)) {
+    await context.internalAdapter.updatePassword(user.id, hash);
+  } else {
+    await context.internalAdapter.linkAccount({
+      providerId: "credential",
+      accountId: user.id,
+      userId: user.id,
+      password: hash,
+    });
+  }
+  await context.internalAdapter.deleteUserSessions(user.id);
+  await recordAudit(services.db, {
+    userId: input.actorId ?? null,
+    action: "user.password-reset",
+    entity: "user",
+    entityId: user.id,
+    details: { email: user.email, sessionsRevoked: true },
+  });
+  return user;
+}
+
+export async function adminExists(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom("user_roles")
+    .select("user_id")
+    .where("role", "=", "admin")
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { requiredRoleForPath, safeRedirectPath } from "../../server/auth/access.ts";
+
+describe("requiredRoleForPath", () => {
+  it.each([
+    ["/admin", "editor"],
+    ["/admin/home", "editor"],
+    ["/admin/projects.data", "editor"],
+    ["/admin/settingsx", "editor"],
+    ["/admin/settings", "admin"],
+    ["/admin/settings/", "admin"],
+    ["/admin/settings.data", "admin"],
+    ["/admin/SETTINGS", "admin"],
+    ["/admin/%73ettings", "admin"],
+    ["/admin/Newsletter", "admin"],
+    ["/admin/users/someone", "admin"],
+    ["/api/admin/users", "admin"],
+  ])("%s needs %s", (path, role) => {
+    expect(requiredRoleForPath(path)).toBe(role);
+  });
+});
+
+describe("safeRedirectPath", () => {
+  it.each([
+    ["/admin/settings", "/admin/settings"],
+    ["/admin?tab=2#x", "/admin?tab=2#x"],
+  ])("keeps the same-origin path %s", (value, expected) => {
+    expect(safeRedirectPath(value)).toBe(expected);
+  });
+
+  it.each([
+    null,
+    "",
+    "admin",
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example/",
+    "javascript:alert(1)",
+    "/\u0000x",
+    "/ok\\..\\evil",
+  ])("ignores %j", (value) => {
+    expect(safeRedirectPath(value)).toBeUndefined();
+  });
+});

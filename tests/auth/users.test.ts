@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AccountError,
+  createUser,
+  deleteUser,
+  findUser,
+  listUsers,
+  resetPassword,
+  setRole,
+} from "../../server/auth/users.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import {
+  type Accounts,
+  auditActions,
+  OTHER_STRONG_PASSWORD,
+  openAccounts,
+  STRONG_PASSWORD,
+  sessionUser,
+  signIn,
+} from "./accounts-fixture.ts";
+
+/** Accounts without public sign-up (issue 3): create, list, set-role, delete, reset-password. */
+
+async function refusal(promise: Promise<unknown>): Promise<AccountError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AccountError);
+  return error as AccountError;
+}
+
+describe.each(TEST_DIALECTS)("user accounts on %s", (dialect) => {
+  let accounts: Accounts;
+  const services = () => accounts.services;
+
+  beforeAll(async () => {
+    accounts = await openAccounts(dialect);
+  });
+  afterAll(async () => {
+    await accounts?.close();
+  });
+
+  it("creates a user with a lower-cased email, a role and a password that signs in", async () => {
+    const user = await createUser(services(), {
+      email: "  Ada.Admin@Example.TEST ",
+      password: STRONG_PASSWORD,
+      name: "Ada Lovelace",
+      role: "admin",
+      via: "test",
+    });
+    expect(user).toMatchObject({ email: "ada.admin@example.test", name: "Ada Lovelace", role: "admin" });
+    const roles = await services().db.selectFrom("user_roles").selectAll().where("user_id", "=", user.id).execute();
+    expect(roles.map((row) => row.role)).toEqual(["admin"]);
+
+    const signedIn = await signIn(accounts, "ADA.ADMIN@example.test", STRONG_PASSWORD);
+    expect(signedIn.status).toBe(200);
+    expect(await sessionUser(accounts, signedIn.cookie)).toBe("ada.admin@example.test");
+
+    const audit = await services()
+      .db.selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "user.created")
+      .where("entity_id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toEqual({ email: "ada.admin@example.test", role: "admin", via: "test" });
+  });
+
+  it("refuses a second account for the same address, whatever its case", async () => {
+    const error = await refusal(
+      createUser(services(), {
+        email: "ADA.ADMIN@example.test",
+        password: STRONG_PASSWORD,
+        role: "editor",
+        via: "test",
+      }),
+    );
+    expect(error.code).toBe("email-taken");
+  });
+
+  it("refuses common, short and over-long passwords, and bad emails and roles; nothing is created", async () => {
+    const before = (await listUsers(services())).length;
+    const attempts: Array<[string, string, string, string]> = [
+      ["common@example.test", "password1234", "editor", "invalid-password"],
+      ["short@example.test", "short pass", "editor", "invalid-password"],
+      ["long@example.test", "x".repeat(129), "editor", "invalid-password"],
+      ["not-an-email", STRONG_PASSWORD, "editor", "invalid-email"],
+      ["role@example.test", STRONG_PASSWORD, "owner", "invalid-role"],
+    ];
+    for (const [email, password, role, code] of attempts) {
+      const error = await refusal(createUser(services(), { email, password, role: role as "editor", via: "test" }));
+      expect(error.code, email).toBe(code);
+    }
+    const common = await refusal(
+      createUser(services(), { email: "c@example.test", password: "password1234", role: "editor", via: "test" }),
+    );
+    expect(common.message).toBe("This password is too common. Please choose a less predictable one.");
+    expect(await listUsers(services())).toHaveLength(before);
+  });
+
+  it("lists users with their role and two-factor state, oldest first", async () => {
+    await createUser(services(), {
+      email: "eddie@example.test",
+      password: STRONG_PASSWORD,
+      name: "Eddie Editor",
+      role: "editor",
+      via: "test",
+    });
+    const users = await listUsers(services());
+    expect(users.map((user) => [user.email, user.role, user.twoFactorEnabled])).toEqual([
+      ["ada.admin@example.test", "admin", false],
+      ["eddie@example.test", "editor", false],
+    ]);
+  });
+
+  it("changes a role with an audit row, but never takes admin away from the last admin", async () => {
+    const ada = await findUser(services(), { email: "ada.admin@example.test" });
+    const eddie = await findUser(services(), { email: "eddie@example.test" });
+
+    const lastAdmin = await refusal(setRole(services(), { userId: ada.id, role: "editor", actorId: ada.id }));
+    expect(lastAdmin.code).toBe("last-admin");
+    expect((await findUser(services(), { id: ada.id })).role).toBe("admin");
+
+    expect((await setRole(services(), { userId: eddie.id, role: "admin", actorId: ada.id })).role).toBe("admin");
+    expect((await setRole(services(), { userId: ada.id, role: "editor", actorId: eddie.id })).role).toBe("editor");
+    // Eddie is now the only admin.
+    expect((await refusal(setRole(services(), { userId: eddie.id, role: "editor" }))).code).toBe("last-admin");
+    await setRole(services(), { userId: ada.id, role: "admin", actorId: eddie.id });
+
+    const changes = await services()
+      .db.selectFrom("audit_log")
+      .select(["user_id", "entity_id", "details"])
+      .where("action", "=", "user.role-changed")
+      .orderBy("at")
+      .execute();
+    expect(changes.map((row) => row.details)).toEqual([
+      { email: "eddie@example.test", from: "editor", to: "admin" },
+      { email: "ada.admin@example.test", from: "admin", to: "editor" },
+      { email: "ada.admin@example.test", from: "editor", to: "admin" },
+    ]);
+    expect(changes[0]?.user_id).toBe(ada.id);
+  });
+
+  it("resets a password: the new one works, the old one does not, every session ends", async () => {
+    const eddie = await findUser(services(), { email: "eddie@example.test" });
+    const before = await signIn(accounts, eddie.email, STRONG_PASSWORD);
+    expect(await sessionUser(accounts, before.cookie)).toBe(eddie.email);
+
+    const refused = await refusal(resetPassword(services(), { userId: eddie.id, password: "password1234" }));
+    expect(refused.code).toBe("invalid-password");
+
+    await resetPassword(services(), { userId: eddie.id, password: OTHER_STRONG_PASSWORD, actorId: null });
+    expect(await sessionUser(accounts, before.cookie)).toBeNull();
+    expect((await signIn(accounts, eddie.email, STRONG_PASSWORD)).status).toBe(401);
+    expect((await signIn(accounts, eddie.email, OTHER_STRONG_PASSWORD)).status).toBe(200);
+    expect(await auditActions(accounts)).toContain("user.password-reset");
+  });
+
+  it("deletes a user with their sessions; never the last admin, nor oneself", async () => {
+    const ada = await findUser(services(), { email: "ada.admin@example.test" });
+    const eddie = await findUser(services(), { email: "eddie@example.test" });
+    const session = await signIn(accounts, eddie.email, OTHER_STRONG_PASSWORD);
+
+    expect((await refusal(deleteUser(services(), { userId: ada.id, actorId: ada.id }))).code).toBe("own-account");
+    await deleteUser(services(), { userId: eddie.id, actorId: ada.id });
+    expect(await sessionUser(accounts, session.cookie)).toBeNull();
+    expect((await listUsers(services())).map((user) => user.email)).toEqual(["ada.admin@example.test"]);
+    const roles = await services()
+      .db.selectFrom("user_roles")
+      .select("user_id")
+      .where("user_id", "=", eddie.id)
+      .execute();
+    expect(roles).toEqual([]);
+
+    const lastAdmin = await refusal(deleteUser(services(), { userId: ada.id }));
+    expect(lastAdmin.code).toBe("last-admin");
+    expect((await findUser(services(), { id: ada.id })).role).toBe("admin");
+
+    const deleted = await services()
+      .db.selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "user.deleted")
+      .executeTakeFirstOrThrow();
+    expect(deleted).toMatchObject({ user_id: ada.id, entity_id: eddie.id });
+    expect(deleted.details).toEqual({ email: "eddie@example.test", role: "admin" });
+  });
+
+  it("answers not-found for an unknown user", async () => {
+    expect((await refusal(findUser(services(), { email: "nobody@example.test" }))).code).toBe("not-found");
+    expect((await refusal(setRole(services(), { userId: "nope", role: "admin" }))).code).toBe("not-found");
+  });
+});

@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requiredRoleForPath } from "../../server/auth/access.ts";
+import type { DatabaseHandle } from "../../server/db/connection.ts";
+import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import { concretePath, type FlatRoute, isUnder, ROUTE_TABLE } from "../helpers/route-table.ts";
+import { type DatabaseSnapshot, rowCounts, snapshotDatabase } from "../helpers/snapshot.ts";
+import { header, type RawResponse, request } from "./client.ts";
+
+/**
+ * The admin guard matrix (issue 3, "Roles and the guard"): every admin page, action and
+ * admin API endpoint, enumerated from the route table itself, refuses anonymous
+ * visitors (redirect to /auth, or 401 for the API), users without a role (403) and
+ * editors on admin-only screens (403), on every database, with real sessions, and none
+ * of the refused requests changes any data. A route added later, anywhere, is picked up
+ * here; one added outside the guarded layout fails.
+ */
+
+const ADMIN_LAYOUT = "routes/admin/layout.tsx";
+
+/** Every route serving a URL under /admin (pages and resource routes alike). */
+const ADMIN_ROUTES = ROUTE_TABLE.filter((route) => isUnder(route.path, "/admin"));
+/** Every route under /api/admin (JSON endpoints). */
+const ADMIN_API_ROUTES = ROUTE_TABLE.filter((route) => isUnder(route.path, "/api/admin"));
+
+const ACCOUNTS = {
+  admin: { email: "ada.admin@example.com", name: "Ada Admin", role: "admin" as const },
+  editor: { email: "eddie.editor@example.com", name: "Eddie Editor", role: "editor" as const },
+  noRole: { email: "nora.norole@example.com", name: "Nora Norole", role: null },
+};
+
+/** A form that would do harm if any action accepted it. */
+const HARMFUL_FORM = new URLSearchParams({
+  intent: "delete",
+  id: "guard-matrix-test",
+  title: "Guard matrix",
+  name: "Guard matrix",
+  email: "guard-matrix@example.com",
+  role: "admin",
+  linkedin_url: "https://example.com/guard-matrix",
+}).toString();
+
+function label(route: FlatRoute): string {
+  return `${route.path} (${route.file})`;
+}
+
+describe("the admin route table", () => {
+  it("is read from app/routes.ts and holds every admin screen of the spec", () => {
+    const paths = ADMIN_ROUTES.map((route) => route.path);
+    for (const path of [
+      "/admin",
+      "/admin/home",
+      "/admin/newsletter",
+      "/admin/tips",
+      "/admin/resources",
+      "/admin/projects",
+      "/admin/about",
+      "/admin/settings",
+      "/admin/users",
+      "/admin/account",
+    ]) {
+      expect(paths).toContain(path);
+    }
+  });
+
+  it.each(ADMIN_ROUTES.map((route) => [label(route), route] as const))(
+    "%s is nested in the guarded admin layout",
+    (_name, route) => {
+      // The layout's middleware is the guard: a route outside it would be unguarded.
+      expect(route.ancestors, `${route.file} must be a child of ${ADMIN_LAYOUT} in app/routes.ts`).toContain(
+        ADMIN_LAYOUT,
+      );
+    },
+  );
+
+  it("nests nothing but /admin pages in the admin layout", () => {
+    const nested = ROUTE_TABLE.filter((route) => route.ancestors.includes(ADMIN_LAYOUT));
+    expect(nested.length).toBeGreaterThan(0);
+    for (const route of nested) expect(isUnder(route.path, "/admin"), label(route)).toBe(true);
+  });
+});
+
+/**
+ * Other spellings of a path that the router matches to the same route (it matches
+ * case-insensitively and percent-decoded): upper case, a trailing slash, and the first
+ * letter of the last segment percent-encoded.
+ */
+function spellings(path: string): string[] {
+  const last = path.lastIndexOf("/");
+  const encoded = `${path.slice(0, last + 1)}%${path.charCodeAt(last + 1).toString(16)}${path.slice(last + 2)}`;
+  return [path.toUpperCase(), `${path}/`, encoded];
+}
+
+function expectRedirectToSignIn(response: RawResponse, path: string) {
+  expect(response.status, `status of ${path}`).toBe(302);
+  const location = new URL(header(response, "location") ?? "", "http://bastion.invalid");
+  expect(location.pathname).toBe("/auth");
+  expect(location.searchParams.get("redirectTo")).toBe(path);
+}
+
+describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
+  let site: SiteWithAccounts;
+  let database: DatabaseHandle;
+  let base: string;
+  const cookies: Record<keyof typeof ACCOUNTS, string> = { admin: "", editor: "", noRole: "" };
+  let before: DatabaseSnapshot;
+
+  beforeAll(async () => {
+    site = await startSiteWithAccounts({
+      dialect,
+      accounts: Object.values(ACCOUNTS),
+      // Content that a harmful action could delete or change.
+      seed: async ({ db }) => {
+        await db
+          .insertInto("chapters")
+          .values({ id: "chapter-guard", slug: "guard", title: "Guard", number: 1, order_index: 0 })
+          .execute();
+        await db
+          .insertInto("tips_resources")
+          .values({ id: "tip-guard", category: "AWS", title: "Guard tip" })
+          .execute();
+        await db
+          .insertInto("resources")
+          .values({ id: "resource-guard", name: "Guard resource", url: "https://example.com/" })
+          .execute();
+      },
+    });
+    base = site.server.url;
+    for (const key of Object.keys(ACCOUNTS) as Array<keyof typeof ACCOUNTS>) {
+      cookies[key] = await signIn(base, ACCOUNTS[key].email);
+    }
+    database = await site.openDatabase();
+    before = await snapshotDatabase(database);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await site?.stop();
+  });
+
+  const get = (path: string, cookie?: string) =>
+    request(`${base}${path}`, { headers: { Accept: "text/html", ...(cookie ? { Cookie: cookie } : {}) } });
+
+  const post = (path: string, cookie?: string) =>
+    request(`${base}${path}`, {
+      method: "POST",
+      headers: {
+        Origin: base,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": String(Buffer.byteLength(HARMFUL_FORM)),
+        ...(cookie ? { Cookie: cookie } : {}),
+      },
+      body: HARMFUL_FORM,
+    });
+
+  /** React Router's data request for a page: what a client-side navigation fetches. */
+  const getData = (path: string, cookie?: string) =>
+    request(`${base}${path === "/" ? "/_" : path}.data`, { headers: cookie ? { Cookie: cookie } : {} });
+
+  /** The page, and for an index route the same URL addressed to the index route's action. */
+  function postTargets(route: FlatRoute): string[] {
+    const path = concretePath(route.path);
+    return route.index ? [path, `${path}?index`] : [path];
+  }
+
+  const pages = ADMIN_ROUTES.map((route) => [label(route), route] as const);
+  const adminOnly = ADMIN_ROUTES.filter((route) => requiredRoleForPath(route.path) === "admin").map(
+    (route) => [label(route), route] as const,
+  );
+  const contentPages = ADMIN_ROUTES.filter((route) => requiredRoleForPath(route.path) === "editor").map(
+    (route) => [label(route), route] as const,
+  );
+
+  describe("anonymous", () => {
+    it.each(pages)("GET %s redirects to /auth with redirectTo", async (_name, route) => {
+      const path = concretePath(route.path);
+      const response = await get(path);
+      expectRedirectToSignIn(response, path);
+      expect(header(response, "cache-control")).toBe("private, no-store");
+    });
+
+    it.each(pages)("POST %s redirects to /auth and runs no action", async (_name, route) => {
+      for (const target of postTargets(route)) expectRedirectToSignIn(await post(target), target);
+    });
+
+    it.each(pages)("the data request of %s returns no data, only the redirect", async (_name, route) => {
+      const path = concretePath(route.path);
+      const response = await getData(path);
+      // React Router answers a redirect of a data request with 202 and the target.
+      expect(response.status).toBe(202);
+      expect(response.text()).toContain(`/auth?redirectTo=${encodeURIComponent(path)}`);
+    });
+  });
+
+  describe("a signed-in user without a role", () => {
+    it.each(pages)("GET %s is 403 Access Denied", async (_name, route) => {
+      const response = await get(concretePath(route.path), cookies.noRole);
+      expect(response.status).toBe(403);
+      expect(header(response, "cache-control")).toBe("private, no-store");
+      const html = response.text();
+      expect(html).toContain("Access Denied");
+      expect(html).toContain("permission to access the admin dashboard");
+    });
+
+    it.each(pages)("POST %s is 403", async (_name, route) => {
+      for (const target of postTargets(route)) expect((await post(target, cookies.noRole)).status, target).toBe(403);
+    });
+
+    it.each(pages)("the data request of %s is 403", async (_name, route) => {
+      expect((await getData(concretePath(route.path), cookies.noRole)).status).toBe(403);
+    });
+  });
+
+  describe("an editor on admin-only screens", () => {
+    it.each(adminOnly)("GET %s is 403 Admin privileges are required.", async (_name, route) => {
+      const response = await get(concretePath(route.path), cookies.editor);
+      expect(response.status).toBe(403);
+      const html = response.text();
+      expect(html).toContain("Access Denied");
+      expect(html).toContain("Admin privileges are required.");
+    });
+
+    it.each(adminOnly)("POST %s is 403", async (_name, route) => {
+      for (const target of postTargets(route)) expect((await post(target, cookies.editor)).status, target).toBe(403);
+    });
+
+    it.each(adminOnly)("the data request of %s is 403", async (_name, route) => {
+      expect((await getData(concretePath(route.path), cookies.editor)).status).toBe(403);
+    });
+
+    it.each(adminOnly)("%s is 403 however its URL is spelled", async (_name, route) => {
+      for (const variant of spellings(concretePath(route.path))) {
+        const response = await get(variant, cookies.editor);
+        // The router matches these to the same page; they must not slip past the guard.
+        expect([403, 404], `${variant} answered ${response.status}`).toContain(response.status);
+        expect((await post(variant, cookies.editor)).status, `POST ${variant}`).not.toBeLessThan(400);
+      }
+    });
+  });
+
+  describe("an editor on content screens", () => {
+    it.each(contentPages)("GET %s is 200", async (_name, route) => {
+      const response = await get(concretePath(route.path), cookies.editor);
+      expect(response.status).toBe(200);
+      expect(header(response, "cache-control")).toBe("private, no-store");
+    });
+
+    it.each(contentPages)("the data request of %s is 200", async (_name, route) => {
+      expect((await getData(concretePath(route.path), cookies.editor)).status).toBe(200);
+    });
+  });
+
+  describe("an admin", () => {
+    it.each(pages)("GET %s is 200, never cached", async (_name, route) => {
+      const response = await get(concretePath(route.path), cookies.admin);
+      expect(response.status).toBe(200);
+      expect(header(response, "cache-control")).toBe("private, no-store");
+    });
+  });
+
+  describe.runIf(ADMIN_API_ROUTES.length > 0)("admin API", () => {
+    const endpoints = ADMIN_API_ROUTES.map((route) => [label(route), route] as const);
+
+    it.each(endpoints)("%s answers 401 without a session", async (_name, route) => {
+      const path = concretePath(route.path);
+      expect((await request(`${base}${path}`)).status).toBe(401);
+      expect((await post(path)).status).toBe(401);
+    });
+
+    it.each(endpoints)("%s answers 403 to a user without a role", async (_name, route) => {
+      const path = concretePath(route.path);
+      expect((await request(`${base}${path}`, { headers: { Cookie: cookies.noRole } })).status).toBe(403);
+      expect((await post(path, cookies.noRole)).status).toBe(403);
+    });
+
+    it.each(endpoints.filter(([, route]) => requiredRoleForPath(route.path) === "admin"))(
+      "%s answers 403 to an editor, however its URL is spelled",
+      async (_name, route) => {
+        const path = concretePath(route.path);
+        expect((await request(`${base}${path}`, { headers: { Cookie: cookies.editor } })).status).toBe(403);
+        expect((await post(path, cookies.editor)).status).toBe(403);
+        for (const variant of spellings(path)) {
+          const response = await request(`${base}${variant}`, { headers: { Cookie: cookies.editor } });
+          expect([403, 404], `${variant} answered ${response.status}`).toContain(response.status);
+          expect((await post(variant, cookies.editor)).status, `POST ${variant}`).not.toBeLessThan(400);
+        }
+      },
+    );
+  });
+
+  // Last: every refused request above, and the admin's reads, left the data as it was.
+  it("changed no data in any table", async () => {
+    const after = await snapshotDatabase(database);
+    expect(rowCounts(after)).toEqual(rowCounts(before));
+    expect(after).toEqual(before);
+  });
+});
