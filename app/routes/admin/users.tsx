@@ -74,6 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           role: input.role,
           invitedBy: viewer.user,
         });
+        services.mail.wake();
         return data<UsersActionResult>({
           message: {
             tone: "success",
