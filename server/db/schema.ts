@@ -50,6 +50,13 @@ export interface ChaptersTable {
   published_at: Timestamp | null;
 }
 
+export interface ChapterSlugRedirectsTable {
+  /** A slug the chapter had before it was renamed. */
+  slug: string;
+  chapter_id: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface ChapterSectionsTable {
   id: string;
   chapter_id: string;
@@ -233,6 +240,7 @@ export interface AppTables {
   home_page_content: HomePageContentTable;
   chapters: ChaptersTable;
   chapter_sections: ChapterSectionsTable;
+  chapter_slug_redirects: ChapterSlugRedirectsTable;
   tips_resources: TipsResourcesTable;
   resources: ResourcesTable;
   certifications: CertificationsTable;

@@ -9,6 +9,7 @@ const APP_TABLES = [
   "home_page_content",
   "chapters",
   "chapter_sections",
+  "chapter_slug_redirects",
   "tips_resources",
   "resources",
   "certifications",

@@ -41,6 +41,7 @@ const APP_TABLES = [
   "resources",
   "tips_resources",
   "chapter_sections",
+  "chapter_slug_redirects",
   "chapters",
   "home_page_content",
 ] as const;
@@ -99,6 +100,14 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .createIndex("chapters_published_order_idx")
     .on("chapters")
     .columns(["published", "order_index"])
+    .execute();
+
+  // Earlier slugs of renamed chapters, so that old links redirect to the current one.
+  await db.schema
+    .createTable("chapter_slug_redirects")
+    .addColumn("slug", "text", (c) => c.primaryKey())
+    .addColumn("chapter_id", "text", (c) => c.notNull().references("chapters.id").onDelete("cascade"))
+    .addColumn("created_at", t.timestamp, (c) => t.now(c).notNull())
     .execute();
 
   await db.schema
