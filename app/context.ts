@@ -3,6 +3,7 @@ import { createContext } from "react-router";
 import type { BastionAuth } from "../server/auth/auth.ts";
 import type { Viewer } from "../server/auth/guards.ts";
 import type { Config } from "../server/config.ts";
+import type { LivePublishedContent } from "../server/content/published.ts";
 import type { Database } from "../server/db/schema.ts";
 import type { Logger } from "../server/logger.ts";
 import type { MailWorker } from "../server/mail/worker.ts";
@@ -15,6 +16,11 @@ export interface AppServices {
   logger: Logger;
   /** Call wake() after committing a change that enqueued email, so it leaves within a second. */
   mail: Pick<MailWorker, "wake">;
+  /**
+   * Published content for the public pages (a PublishedContent, server/content/types.ts),
+   * from the in-process cache. Content services take `content.invalidate` as onChange.
+   */
+  content: LivePublishedContent;
 }
 
 /** Per-request values set by the Express layer. */

@@ -4,6 +4,7 @@ import { createAuth } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
 import { ensureOwnerAccount } from "./auth/owner-setup.ts";
 import { type Config, resolveAuthSecret } from "./config.ts";
+import { createPublishedContent } from "./content/published.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
 import { prepareDatabase } from "./db/setup.ts";
 import type { Logger } from "./logger.ts";
@@ -59,13 +60,21 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
 
   const pageViews = createPageViewCounter({ db: database.db, logger });
 
-  const services: AppServices = { auth, config, db: database.db, logger, mail };
+  const content = createPublishedContent({
+    db: database.db,
+    dialect: database.dialect,
+    databaseUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+    logger,
+  });
+
+  const services: AppServices = { auth, config, content, db: database.db, logger, mail };
   return {
     services,
     database,
     pageViews,
     async close() {
       await pageViews.stop();
+      await content.close();
       await mail.stop();
       await closeAuth();
       await database.close();

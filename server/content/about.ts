@@ -1,5 +1,8 @@
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { Database } from "../db/schema.ts";
+import { parseInput } from "./errors.ts";
+import { type ContentStore, changed } from "./store.ts";
 
 /** The site_content table: the About page's name, title, biography and mission. */
 
@@ -21,4 +24,25 @@ export async function seedAboutContent(db: Kysely<Database>): Promise<void> {
     .values(Object.entries(ABOUT_CONTENT_DEFAULTS).map(([key, value]) => ({ key, value })))
     .onConflict((conflict) => conflict.column("key").doNothing())
     .execute();
+}
+
+export const ABOUT_CONTENT_KEYS = Object.keys(ABOUT_CONTENT_DEFAULTS);
+
+const aboutChangesSchema = z.record(z.string(), z.string().trim().max(5000)).superRefine((changes, context) => {
+  for (const key of Object.keys(changes)) {
+    if (!ABOUT_CONTENT_KEYS.includes(key)) context.addIssue({ code: "custom", path: [key], message: "Unknown key" });
+  }
+});
+
+/** Saves some site_content keys (about_name, about_title, about_bio_1..3, about_mission). */
+export async function updateAboutContent(store: ContentStore, changes: Record<string, string>): Promise<void> {
+  const data = parseInput(aboutChangesSchema, changes);
+  const entries = Object.entries(data);
+  if (entries.length === 0) return;
+  await store.db
+    .insertInto("site_content")
+    .values(entries.map(([key, value]) => ({ key, value })))
+    .onConflict((conflict) => conflict.column("key").doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })))
+    .execute();
+  await changed(store);
 }

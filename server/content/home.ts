@@ -1,5 +1,8 @@
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { Database } from "../db/schema.ts";
+import { InvalidContentError, parseInput } from "./errors.ts";
+import { type ContentStore, changed, optionalLink } from "./store.ts";
 
 /** The home_page_content table: the hero texts, its two buttons and the newsletter switch. */
 
@@ -42,4 +45,63 @@ export async function seedHomeContent(db: Kysely<Database>): Promise<void> {
     )
     .onConflict((conflict) => conflict.column("section_key").doNothing())
     .execute();
+}
+
+export const HOME_CONTENT_KEYS = HOME_CONTENT_DEFAULTS.map((entry) => entry.section_key);
+
+const homeChangeSchema = z.object({
+  sectionKey: z.string().refine((key) => HOME_CONTENT_KEYS.includes(key), "Unknown home page entry"),
+  contentValue: z.string().trim().max(5000).optional(),
+  isVisible: z.boolean().optional(),
+  /** The button's link (metadata.link); "" removes it so the default applies. */
+  link: optionalLink.optional(),
+  displayOrder: z.coerce.number().int().min(0).max(1000).optional(),
+});
+
+export type HomeContentChange = z.input<typeof homeChangeSchema>;
+
+/** Changes some entries of home_page_content in one transaction (missing keys are created). */
+export async function updateHomeContent(store: ContentStore, changes: HomeContentChange[]): Promise<void> {
+  const entries = changes.map((change, index) => {
+    try {
+      return parseInput(homeChangeSchema, change);
+    } catch (error) {
+      if (!(error instanceof InvalidContentError)) throw error;
+      const key = typeof change?.sectionKey === "string" ? change.sectionKey : String(index);
+      throw new InvalidContentError(
+        Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [`${key}.${field}`, message])),
+      );
+    }
+  });
+  await store.db.transaction().execute(async (trx) => {
+    const now = new Date().toISOString();
+    for (const entry of entries) {
+      const current = await trx
+        .selectFrom("home_page_content")
+        .selectAll()
+        .where("section_key", "=", entry.sectionKey)
+        .executeTakeFirst();
+      const metadata: Record<string, unknown> = { ...(current?.metadata ?? {}) };
+      if (entry.link !== undefined) {
+        if (entry.link === "") delete metadata.link;
+        else metadata.link = entry.link;
+      }
+      const values = {
+        content_value: entry.contentValue ?? current?.content_value ?? "",
+        is_visible: entry.isVisible ?? current?.is_visible ?? true,
+        metadata: JSON.stringify(metadata) as unknown as Record<string, unknown>,
+        display_order: entry.displayOrder ?? current?.display_order ?? HOME_CONTENT_KEYS.indexOf(entry.sectionKey),
+        updated_at: now,
+      };
+      if (current) {
+        await trx.updateTable("home_page_content").set(values).where("section_key", "=", entry.sectionKey).execute();
+      } else {
+        await trx
+          .insertInto("home_page_content")
+          .values({ section_key: entry.sectionKey, ...values })
+          .execute();
+      }
+    }
+  });
+  await changed(store);
 }

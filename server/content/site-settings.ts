@@ -1,5 +1,8 @@
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { Database } from "../db/schema.ts";
+import { parseInput } from "./errors.ts";
+import { type ContentStore, changed, optionalLink } from "./store.ts";
 
 /** The site_settings table: links used by the footer and the About page. */
 
@@ -30,4 +33,24 @@ export async function getSiteSettings(db: Kysely<Database>): Promise<SiteSetting
     }
   }
   return settings;
+}
+
+const siteSettingsSchema = z.object({
+  linkedin_url: optionalLink.optional(),
+  resume_url: optionalLink.optional(),
+});
+
+/** Saves the given settings; an empty value unsets the link (the About page hides its button). */
+export async function updateSiteSettings(store: ContentStore, changes: Partial<SiteSettings>): Promise<void> {
+  const data = parseInput(siteSettingsSchema, changes);
+  const entries = Object.entries(data).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (entries.length === 0) return;
+  await store.db
+    .insertInto("site_settings")
+    .values(entries.map(([setting_key, setting_value]) => ({ setting_key, setting_value })))
+    .onConflict((conflict) =>
+      conflict.column("setting_key").doUpdateSet((eb) => ({ setting_value: eb.ref("excluded.setting_value") })),
+    )
+    .execute();
+  await changed(store);
 }

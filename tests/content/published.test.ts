@@ -1,0 +1,209 @@
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { updateAboutContent } from "../../server/content/about.ts";
+import { createChapter, createSection, deleteChapter, updateChapter } from "../../server/content/chapters.ts";
+import { updateHomeContent } from "../../server/content/home.ts";
+import { createCertification, createSkill, moveSkillUp } from "../../server/content/profile.ts";
+import { createResource } from "../../server/content/resources.ts";
+import { updateSiteSettings } from "../../server/content/site-settings.ts";
+import { createTip } from "../../server/content/tips.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import { useContentFixture } from "./fixture.ts";
+
+/** Two reads in a row: the same snapshot when served from the cache. */
+async function sameSnapshotTwice(read: () => Promise<unknown>): Promise<boolean> {
+  const first = await read();
+  const second = await read();
+  return first === second;
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 1000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
+  const f = useContentFixture(dialect);
+
+  it("home: seeded texts, button links from metadata.link, invisible entries null, newsletter switch", async () => {
+    expect(await f.content.home()).toMatchObject({
+      headline: "Securing the cloud, one lesson at a time",
+      primaryButton: { text: "Explore Projects", link: "/projects" },
+      secondaryButton: { text: "Read Tips & Tricks", link: "/blog" },
+      newsletterVisible: true,
+    });
+    await updateHomeContent(f.store, [
+      { sectionKey: "hero_tagline", isVisible: false },
+      { sectionKey: "button_primary_text", contentValue: "Start learning", link: "https://example.com/start" },
+      { sectionKey: "button_secondary_text", link: "" },
+      { sectionKey: "newsletter_section_visible", contentValue: "false" },
+    ]);
+    expect(await f.content.home()).toMatchObject({
+      tagline: null,
+      primaryButton: { text: "Start learning", link: "https://example.com/start" },
+      secondaryButton: { text: "Read Tips & Tricks", link: "/blog" },
+      newsletterVisible: false,
+    });
+    // Unsafe links are refused on write and ignored on read.
+    await expect(
+      updateHomeContent(f.store, [{ sectionKey: "button_primary_text", link: "javascript:alert(1)" }]),
+    ).rejects.toThrow(/http/);
+    await f.handle.db
+      .updateTable("home_page_content")
+      .set({ metadata: JSON.stringify({ link: "//evil.example" }) as never })
+      .where("section_key", "=", "button_primary_text")
+      .execute();
+    await f.content.invalidate();
+    expect((await f.content.home()).primaryButton?.link).toBe("/projects");
+    await updateHomeContent(f.store, [
+      { sectionKey: "button_primary_text", isVisible: false },
+      { sectionKey: "newsletter_section_visible", contentValue: "true" },
+    ]);
+    expect(await f.content.home()).toMatchObject({ primaryButton: null, newsletterVisible: true });
+  });
+
+  it("chapter pages: published ones by order_index with previous/next, sections in order", async () => {
+    expect(await f.content.chapters()).toEqual([]);
+    const one = await createChapter(f.store, { title: "One" });
+    const draft = await createChapter(f.store, { title: "Draft", published: false });
+    const two = await createChapter(f.store, { title: "Two" });
+    const three = await createChapter(f.store, { title: "Three" });
+    await updateChapter(f.store, three.id, { orderIndex: 0 });
+    await updateChapter(f.store, one.id, { orderIndex: 1 });
+    await createSection(f.store, { chapterId: two.id, type: "heading", content: "Hello" });
+    await createSection(f.store, { chapterId: two.id, type: "list", content: "a\nb" });
+
+    expect((await f.content.chapters()).map((c) => c.slug)).toEqual(["three", "one", "two"]);
+    const first = await f.content.chapter("three");
+    if (first.kind !== "chapter") throw new Error("expected a chapter");
+    expect(first.page.previous).toBeNull();
+    expect(first.page.next?.slug).toBe("one");
+    const last = await f.content.chapter("two");
+    if (last.kind !== "chapter") throw new Error("expected a chapter");
+    expect(last.page.previous).toMatchObject({ slug: "one", title: "One", number: 1 });
+    expect(last.page.next).toBeNull();
+    expect(last.page.chapter).toMatchObject({ id: two.id, slug: "two", title: "Two", number: 3 });
+    expect(last.page.chapter.publishedAt).toMatch(/Z$/);
+    expect(last.page.sections).toEqual([
+      expect.objectContaining({ type: "heading", content: "Hello", caption: null, language: null }),
+      expect.objectContaining({ type: "list", content: "a\nb" }),
+    ]);
+    expect(await f.content.chapter("draft")).toEqual({ kind: "missing" });
+    expect(await f.content.chapter("no-such-chapter")).toEqual({ kind: "missing" });
+    for (const chapter of [one, draft, two, three]) await deleteChapter(f.store, chapter.id);
+  });
+
+  it("tips: four blocks in the spec's order, empty ones included, cards by order_index", async () => {
+    await createTip(f.store, { category: "Career", title: "Career B", orderIndex: 2 });
+    await createTip(f.store, { category: "Career", title: "Career A", orderIndex: 1, url: "https://a.example" });
+    await createTip(f.store, { title: "Tenable default", type: "coming-soon", url: "" });
+    const blocks = await f.content.tips();
+    expect(blocks.map((block) => block.category)).toEqual(["Tenable", "AWS", "Security Tips", "Career"]);
+    expect(blocks[1]?.tips).toEqual([]);
+    expect(blocks[3]?.tips.map((tip) => tip.title)).toEqual(["Career A", "Career B"]);
+    expect(blocks[0]?.tips[0]).toMatchObject({ title: "Tenable default", url: null, type: "coming-soon" });
+  });
+
+  it("resources: featured first, then non-empty categories in the spec's order by order_index", async () => {
+    await createResource(f.store, { name: "Tool", url: "https://tool.example", category: "Tools" });
+    await createResource(f.store, { name: "Svc", url: "https://svc.example", category: "Services", featured: true });
+    await createResource(f.store, { name: "Course", url: "https://course.example" });
+    const page = await f.content.resources();
+    expect(page.featured.map((r) => r.name)).toEqual(["Svc"]);
+    expect(page.categories.map((group) => group.category)).toEqual(["Learning", "Tools", "Services"]);
+    expect(page.categories[0]?.resources[0]).toMatchObject({ name: "Course", category: "Learning", featured: false });
+  });
+
+  it("about: site content, certifications and skills in order, links null when empty", async () => {
+    await updateAboutContent(f.store, { about_name: "Ada Lovelace", about_bio_2: "Second." });
+    await createCertification(f.store, { name: "CISSP", organization: "ISC2", date: "2024" });
+    await createCertification(f.store, { name: "OSCP", status: "in-progress" });
+    await createSkill(f.store, { name: "AWS", level: 90 });
+    const nessus = await createSkill(f.store, { name: "Nessus", category: "Tools" });
+    await moveSkillUp(f.store, nessus.id);
+    await updateSiteSettings(f.store, { linkedin_url: "https://linkedin.com/in/ada", resume_url: "" });
+    const about = await f.content.about();
+    expect(about).toMatchObject({
+      name: "Ada Lovelace",
+      title: "Cybersecurity Engineer",
+      mission: expect.any(String),
+      linkedinUrl: "https://linkedin.com/in/ada",
+      resumeUrl: null,
+    });
+    expect(about.bio[1]).toBe("Second.");
+    expect(about.certifications.map((c) => [c.name, c.status])).toEqual([
+      ["CISSP", "completed"],
+      ["OSCP", "in-progress"],
+    ]);
+    expect(about.skills).toEqual([
+      { id: nessus.id, name: "Nessus", level: 50, category: "Tools" },
+      expect.objectContaining({ name: "AWS", level: 90, category: null }),
+    ]);
+    await expect(updateAboutContent(f.store, { about_unknown: "x" })).rejects.toThrow(/Unknown key/);
+  });
+
+  it("serves every read from the cache until a write through the services invalidates it", async () => {
+    await f.content.invalidate();
+    const readAll = () =>
+      Promise.all([
+        f.content.home(),
+        f.content.chapters(),
+        f.content.tips(),
+        f.content.resources(),
+        f.content.about(),
+        f.content.chapter("nothing"),
+      ]);
+    const before = await readAll();
+    const loads = f.content.loads();
+    const version = f.content.version();
+    const again = await readAll();
+    for (const [index, value] of again.slice(0, 5).entries()) expect(value).toBe(before[index]);
+    expect(f.content.loads()).toBe(loads);
+    expect(f.content.version()).toBe(version);
+
+    // A write behind the services' back is not seen: the snapshot is kept.
+    await f.handle.db.updateTable("site_content").set({ value: "Sneaky" }).where("key", "=", "about_name").execute();
+    expect((await f.content.about()).name).not.toBe("Sneaky");
+
+    await createTip(f.store, { title: "Fresh tip", category: "AWS" });
+    expect(f.content.version()).toBeGreaterThan(version);
+    expect((await f.content.tips())[1]?.tips.map((tip) => tip.title)).toContain("Fresh tip");
+    expect((await f.content.about()).name).toBe("Sneaky");
+    expect(f.content.loads()).toBeGreaterThan(loads);
+    // Snapshots are frozen: shared by every request, never mutated by one.
+    expect(Object.isFrozen((await f.content.tips())[0])).toBe(true);
+  });
+
+  if (dialect === "postgres") {
+    it("a write through one instance invalidates another instance within a second (LISTEN/NOTIFY)", async () => {
+      const other = f.openInstance();
+      await other.ready();
+      const before = await other.tips();
+      expect(await other.tips()).toBe(before);
+      const version = other.version();
+      await createTip(f.store, { title: "Seen everywhere", category: "Security Tips" });
+      await waitFor(() => other.version() > version);
+      expect((await other.tips())[2]?.tips.map((tip) => tip.title)).toContain("Seen everywhere");
+    });
+
+    it("serves uncached while the listener is disconnected, then reconnects and listens again", async () => {
+      const other = f.openInstance();
+      await other.ready();
+      await other.resources();
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = 'bastion-content-listener' and datname = current_database()`.execute(f.handle.db);
+      // Disconnected: every read goes to the database (a new snapshot each time) and the version keeps moving.
+      await waitFor(async () => !(await sameSnapshotTwice(() => other.resources())), 2000);
+      // Reconnected: cached again, and notified of writes again.
+      await waitFor(() => sameSnapshotTwice(() => other.resources()), 5000);
+      await f.content.ready();
+      const version = other.version();
+      await createResource(f.store, { name: "After reconnect", url: "https://r.example" });
+      await waitFor(() => other.version() > version);
+      expect((await other.resources()).categories[0]?.resources.map((r) => r.name)).toContain("After reconnect");
+    });
+  }
+});
