@@ -3,7 +3,7 @@ import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { RouteErrorMessage } from "./components/errors/error-message";
 import { useNonce } from "./components/nonce";
-import { Toaster } from "./components/ui/toaster";
+import { usePageTheme } from "./components/theme/use-theme";
 import { siteMeta } from "./lib/meta";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appStylesHref }];
@@ -12,8 +12,11 @@ export const meta: Route.MetaFunction = ({ error }) => siteMeta(error);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // Public pages carry the visitor's theme (from the cookie, read by the public layout's
+  // loader) in the first HTML, so there is no flash; other pages keep the dark default.
+  const theme = usePageTheme();
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -22,7 +25,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="bg-surface font-sans text-fg antialiased">
         {children}
-        <Toaster />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

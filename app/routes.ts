@@ -4,6 +4,9 @@ export default [
   // Resource routes (no UI).
   route(".well-known/jwks.json", "routes/api/jwks.ts"),
   route("api/me", "routes/api/me.ts"),
+  route("sitemap.xml", "routes/api/sitemap.ts"),
+  route("robots.txt", "routes/api/robots.ts"),
+  route("feed.xml", "routes/api/feed.ts"),
 
   // Sign-in and account creation: their own minimal layout, outside the admin guard.
   layout("routes/auth/layout.tsx", [
@@ -35,6 +38,7 @@ export default [
   layout("routes/public/layout.tsx", [
     index("routes/public/home.tsx"),
     route("projects", "routes/public/projects.tsx"),
+    route("projects/:slug", "routes/public/chapter.tsx"),
     route("blog", "routes/public/tips.tsx"),
     route("resources", "routes/public/resources.tsx"),
     route("about", "routes/public/about.tsx"),

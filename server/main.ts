@@ -7,6 +7,7 @@ import type { RequestHandler } from "express";
 import type { AppServices } from "../app/context.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
+import { createPageCache } from "./http/page-cache.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startServices } from "./services.ts";
 
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
     pingDatabase: database.ping,
     authHandler: toNodeHandler(services.auth) as RequestHandler,
     countPageViews: running.pageViews.middleware,
+    // Rendered pages of anonymous visitors, keyed by the published content's version.
+    pageCache: createPageCache({ version: () => services.content.version() }),
     renderApp,
     clientAssets,
   });
@@ -60,9 +63,18 @@ async function main(): Promise<void> {
     server.once("error", reject);
   });
   logger.info(
-    { address: `http://${config.host}:${config.port}`, database: database.dialect },
+    { address: `http://${config.host}:${config.port}`, database: database.dialect, pid: process.pid },
     `Listening on ${config.publicOrigin}`,
   );
+
+  // After editing the database by hand (or restoring a backup): `kill -HUP <pid>` makes
+  // this instance read the published content afresh, which also retires cached pages.
+  process.on("SIGHUP", () => {
+    services.content.invalidate().then(
+      () => logger.info("Published content reloaded (SIGHUP)"),
+      (error: unknown) => logger.error({ err: error }, "Could not reload the published content"),
+    );
+  });
 
   installShutdown({ server, logger, closeServices: running.close, closeDevServer });
 }

@@ -7,6 +7,7 @@ import type { Logger } from "../logger.ts";
 import { limitRequestBody } from "./body-limit.ts";
 import { handleUncaughtErrors } from "./errors.ts";
 import { healthCheck } from "./health.ts";
+import type { PageCache } from "./page-cache.ts";
 import { logRequests } from "./request-log.ts";
 import { refuseForeignOrigin } from "./same-origin.ts";
 import { assignCspNonce, securityHeaders } from "./security-headers.ts";
@@ -19,6 +20,12 @@ export interface HttpAppOptions {
   countPageViews: RequestHandler;
   /** Better Auth's endpoints under /api/auth. */
   authHandler: RequestHandler;
+  /**
+   * The rendered-page cache of anonymous visitors (server/http/page-cache.ts): hits are
+   * answered right after the security headers (whose CSP it gives the cached body's
+   * nonce), misses are captured just before rendering.
+   */
+  pageCache?: Pick<PageCache, "lookup" | "capture">;
   /** Serves the pages and routes of the React Router app. */
   renderApp: RequestHandler;
   /** Production: the built client folder. Development: Vite's middlewares instead. */
@@ -54,6 +61,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   );
 
   app.get("/healthz", healthCheck(options.pingDatabase));
+  // A cached page needs nothing below (GET/HEAD only, no body, no session); hits are views too.
+  if (options.pageCache) app.use(options.pageCache.lookup(options.countPageViews));
 
   if ("directory" in options.clientAssets) {
     const { directory } = options.clientAssets;
@@ -77,6 +86,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(passClientIp);
   app.all("/api/auth/{*splat}", options.authHandler);
   app.use(options.countPageViews);
+  if (options.pageCache) app.use(options.pageCache.capture);
   app.use(options.renderApp);
   app.use(handleUncaughtErrors);
   return app;

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import { SkipLink } from "~/components/site/skip-link";
 import { Spinner } from "~/components/ui/spinner";
+import { Toaster } from "~/components/ui/toaster";
 import { SITE_NAME } from "~/lib/meta";
 import { AccountMenu } from "./account-menu";
 import { AdminDrawer } from "./admin-drawer";
@@ -58,6 +59,8 @@ export function AdminShell({ children }: { children: ReactNode }) {
           <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">{children}</div>
         </main>
       </div>
+      {/* Toasts live in the admin and sign-in layouts only: public pages carry no toast code. */}
+      <Toaster />
     </div>
   );
 }

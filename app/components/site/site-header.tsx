@@ -1,5 +1,6 @@
 import { ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
+import { ThemeToggle } from "~/components/theme/theme-toggle";
 import { SITE_NAME } from "~/lib/meta";
 import { MobileMenu } from "./mobile-menu";
 import { PRIMARY_NAV_ITEMS } from "./nav-items";
@@ -17,7 +18,10 @@ export function SiteHeader() {
         <nav aria-label="Primary" data-testid="primary-nav" className="hidden md:block">
           <NavLinkList items={PRIMARY_NAV_ITEMS} className="flex items-center gap-1" />
         </nav>
-        <MobileMenu />
+        <div className="flex items-center gap-2">
+          <ThemeToggle />
+          <MobileMenu />
+        </div>
       </div>
     </header>
   );

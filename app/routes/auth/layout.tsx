@@ -2,6 +2,7 @@ import { ShieldCheck } from "lucide-react";
 import { Link, Outlet } from "react-router";
 import { RouteErrorMessage } from "~/components/errors/error-message";
 import { SkipLink } from "~/components/site/skip-link";
+import { Toaster } from "~/components/ui/toaster";
 import { SITE_NAME, siteMeta } from "~/lib/meta";
 import type { Route } from "./+types/layout";
 
@@ -41,6 +42,7 @@ function AuthFrame({ children }: { children: React.ReactNode }) {
       <main id="main" tabIndex={-1} className="flex flex-1 justify-center px-4 py-10 outline-none sm:py-16">
         <div className="w-full max-w-md">{children}</div>
       </main>
+      <Toaster />
     </div>
   );
 }

@@ -1,9 +1,27 @@
-import { PageTitle } from "~/components/site/page-title";
-import { pageTitle } from "~/lib/meta";
+import { publicPageMeta } from "~/components/public/page-meta";
+import { loadReader } from "~/components/reader/load-chapter.server";
+import { Reader } from "~/components/reader/reader";
+import { servicesContext } from "~/context";
 import type { Route } from "./+types/projects";
 
-export const meta: Route.MetaFunction = () => [{ title: pageTitle("Projects & Courses") }];
+/** /projects: the first published chapter, or Coming Soon. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  return loadReader(services.content, services.config.publicOrigin, undefined);
+}
 
-export default function ProjectsPage() {
-  return <PageTitle>Projects & Courses</PageTitle>;
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [];
+  const current = loaderData.current;
+  return publicPageMeta({
+    title: current ? `${current.chapter.title} · Projects & Courses` : "Projects & Courses",
+    description: current?.description ?? "Hands-on security projects and step-by-step courses. Coming soon.",
+    origin: loaderData.origin,
+    path: loaderData.path,
+    type: current ? "article" : "website",
+  });
+};
+
+export default function ProjectsPage({ loaderData }: Route.ComponentProps) {
+  return <Reader data={loaderData} />;
 }

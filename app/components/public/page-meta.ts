@@ -1,0 +1,45 @@
+import type { MetaDescriptor } from "react-router";
+import { pageTitle, SITE_NAME } from "~/lib/meta";
+
+export interface PublicPageMetaInput {
+  /** The page's own title; the site name is appended (the home page passes none). */
+  title?: string;
+  description: string;
+  /** config.publicOrigin, from the loader. */
+  origin: string;
+  /** The canonical path, e.g. /projects/intro. */
+  path: string;
+  type?: "website" | "article" | "profile";
+}
+
+/** <title>, description, canonical link and Open Graph / Twitter tags of a public page. */
+export function publicPageMeta({
+  title,
+  description,
+  origin,
+  path,
+  type = "website",
+}: PublicPageMetaInput): MetaDescriptor[] {
+  const fullTitle = title ? pageTitle(title) : SITE_NAME;
+  const url = `${origin}${path}`;
+  return [
+    { title: fullTitle },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:title", content: title ?? SITE_NAME },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { property: "og:type", content: type },
+    { name: "twitter:card", content: "summary" },
+  ];
+}
+
+/** A description from free text: whitespace collapsed, cut at a word near 160 characters. */
+export function summarize(text: string, limit = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= limit) return flat;
+  const cut = flat.slice(0, limit - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > limit * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.,;:]+$/, "")}…`;
+}

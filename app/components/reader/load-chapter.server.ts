@@ -1,0 +1,111 @@
+import { data, redirect } from "react-router";
+import { highlightCode } from "../../../server/content/highlight.ts";
+import type { ChapterPage, ChapterSection, PublishedContent } from "../../../server/content/types.ts";
+import { summarize } from "../public/page-meta";
+import type { ReaderChapter, ReaderData, ReaderSection } from "./types";
+
+/**
+ * The reader's loaders: /projects shows the first published chapter (or Coming Soon),
+ * /projects/:slug its chapter; a former slug redirects (301), anything else is a 404.
+ */
+export async function loadReader(
+  content: PublishedContent,
+  origin: string,
+  slug: string | undefined,
+): Promise<ReaderData> {
+  const chapters = await content.chapters();
+  const target = slug ?? chapters[0]?.slug;
+  if (target === undefined) return { chapters, current: null, origin, path: "/projects" };
+
+  const lookup = await content.chapter(target);
+  if (lookup.kind === "redirect") throw redirect(`/projects/${encodeURIComponent(lookup.slug)}`, 301);
+  if (lookup.kind === "missing") throw data(null, { status: 404 });
+  return {
+    chapters,
+    current: await prepareChapter(lookup.page),
+    origin,
+    path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
+  };
+}
+
+async function prepareChapter(page: ChapterPage): Promise<ReaderChapter> {
+  const anchors = new Set<string>();
+  const sections = await Promise.all(page.sections.map((section) => prepareSection(section, anchors)));
+  const { id, slug, title, number } = page.chapter;
+  const firstText = page.sections.find((section) => section.type === "text")?.content;
+  return {
+    chapter: { id, slug, title, number },
+    sections: sections.filter((section): section is ReaderSection => section !== null),
+    previous: page.previous,
+    next: page.next,
+    description: firstText ? summarize(firstText) : `Chapter ${number}: ${title}`,
+  };
+}
+
+async function prepareSection(section: ChapterSection, anchors: Set<string>): Promise<ReaderSection | null> {
+  const { id, content } = section;
+  switch (section.type) {
+    case "heading":
+      return { id, type: "heading", text: content.trim(), anchor: uniqueAnchor(content, anchors) };
+    case "text":
+      return { id, type: "text", paragraphs: paragraphs(content) };
+    case "tip":
+      return { id, type: "tip", paragraphs: paragraphs(content) };
+    case "list":
+      return { id, type: "list", items: listItems(content) };
+    case "code":
+      return {
+        id,
+        type: "code",
+        code: content,
+        language: section.language?.trim() || null,
+        caption: section.caption?.trim() || null,
+        html: await highlightCode(content, section.language),
+      };
+    case "image": {
+      const src = content.trim();
+      return isImageSource(src) ? { id, type: "image", src, caption: section.caption?.trim() || null } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Paragraphs are separated by blank lines; single line breaks stay inside a paragraph. */
+export function paragraphs(text: string): string[] {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+}
+
+/** One item per non-empty line; a leading bullet ("-", "*", "•") is dropped. */
+export function listItems(text: string): string[] {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.trim().replace(/^[-*•]\s+/, ""))
+    .filter(Boolean);
+}
+
+function uniqueAnchor(text: string, taken: Set<string>): string {
+  const base =
+    text
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "section";
+  let anchor = base;
+  for (let n = 2; taken.has(anchor); n++) anchor = `${base}-${n}`;
+  taken.add(anchor);
+  return anchor;
+}
+
+/** Uploaded images are same-site paths or http(s) URLs; nothing else becomes an src. */
+function isImageSource(src: string): boolean {
+  if (src.startsWith("/") && !src.startsWith("//")) return true;
+  return URL.canParse(src) && /^https?:$/.test(new URL(src).protocol);
+}

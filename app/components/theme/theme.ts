@@ -1,0 +1,40 @@
+/**
+ * The colour theme: "system" follows prefers-color-scheme; "light" and "dark" are the
+ * visitor's choice, kept in a cookie the server reads so the first paint is right.
+ */
+
+export const THEMES = ["system", "light", "dark"] as const;
+export type Theme = (typeof THEMES)[number];
+
+export const THEME_COOKIE = "theme";
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+export function isTheme(value: unknown): value is Theme {
+  return typeof value === "string" && (THEMES as readonly string[]).includes(value);
+}
+
+/** The theme chosen in the request's cookies; "system" when none (or an invalid one). */
+export function themeFromCookieHeader(header: string | null | undefined): Theme {
+  for (const part of header?.split(";") ?? []) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === THEME_COOKIE) {
+      const value = rest.join("=");
+      return isTheme(value) ? value : "system";
+    }
+  }
+  return "system";
+}
+
+/** The Set-Cookie value (also usable as document.cookie) that stores the theme; "system" clears it. */
+export function themeCookie(theme: Theme, secure = false): string {
+  const attributes = `Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
+  return theme === "system"
+    ? `${THEME_COOKIE}=; Max-Age=0; ${attributes}`
+    : `${THEME_COOKIE}=${theme}; Max-Age=${ONE_YEAR_SECONDS}; ${attributes}`;
+}
+
+/** A same-site path to return to after the theme form; anything else goes home. */
+export function safeReturnPath(value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
+  return value;
+}

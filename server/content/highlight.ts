@@ -1,0 +1,52 @@
+import { type BundledLanguage, bundledLanguages, createHighlighter, type HighlighterGeneric } from "shiki";
+
+/**
+ * Server-side syntax highlighting of chapter code sections with Shiki. Both themes are
+ * rendered at once as CSS variables (--shiki-light, --shiki-dark); app.css picks the one
+ * of the page's theme, so a theme switch needs no re-render. The high-contrast GitHub
+ * themes keep every token at 4.5:1 or better on their own backgrounds.
+ *
+ * Languages load on first use; an unknown language returns null and the page shows the
+ * code as plain text. Results are memoised: chapters are read far more often than edited.
+ */
+
+const THEMES = { light: "github-light-high-contrast", dark: "github-dark-high-contrast" } as const;
+const CACHE_LIMIT = 2_000;
+
+type Highlighter = HighlighterGeneric<BundledLanguage, (typeof THEMES)[keyof typeof THEMES]>;
+
+let highlighter: Promise<Highlighter> | undefined;
+const cache = new Map<string, string | null>();
+
+function getHighlighter(): Promise<Highlighter> {
+  highlighter ??= createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [] }) as Promise<Highlighter>;
+  return highlighter;
+}
+
+/** The bundled language id for a section's language (case-insensitive, aliases included), or null. */
+export function resolveLanguage(language: string | null | undefined): BundledLanguage | null {
+  const id = language?.trim().toLowerCase();
+  if (!id) return null;
+  return Object.hasOwn(bundledLanguages, id) ? (id as BundledLanguage) : null;
+}
+
+/** Shiki's HTML (a <pre class="shiki"> element) for the code, or null for an unknown language. */
+export async function highlightCode(code: string, language: string | null | undefined): Promise<string | null> {
+  const lang = resolveLanguage(language);
+  if (!lang) return null;
+  const key = `${lang}\u0000${code}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+
+  let html: string | null;
+  try {
+    const instance = await getHighlighter();
+    if (!instance.getLoadedLanguages().includes(lang)) await instance.loadLanguage(lang);
+    html = instance.codeToHtml(code, { lang, themes: THEMES, defaultColor: false });
+  } catch {
+    html = null;
+  }
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, html);
+  return html;
+}

@@ -1,0 +1,325 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import compression from "compression";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config.ts";
+import { openDatabase } from "../../server/db/connection.ts";
+import { createPageCache, PAGE_CACHE_CONTROL, type PageCache } from "../../server/http/page-cache.ts";
+import { assignCspNonce, securityHeaders } from "../../server/http/security-headers.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { header, type RawResponse, request } from "./client.ts";
+
+/**
+ * The rendered-page cache (server/http/page-cache.ts, docs/decisions/008-page-cache.md):
+ * first in-process, in front of a stand-in renderer, for the rules; then on the built
+ * server, for the wiring (CSP nonce of the body served, 304, signed-in visitors,
+ * invalidation by a content write).
+ */
+
+function cspNonce(response: RawResponse): string {
+  const policy = header(response, "content-security-policy") ?? "";
+  const nonces = [...policy.matchAll(/'nonce-([^']+)'/g)].map((match) => match[1]);
+  expect(nonces, policy).toHaveLength(1);
+  return nonces[0] as string;
+}
+
+/** Every nonce="…" attribute of the body; all must be the header's. */
+function bodyNonces(html: string): Set<string> {
+  return new Set([...html.matchAll(/\snonce="([^"]+)"/g)].map((match) => match[1] as string));
+}
+
+describe("page cache rules (in-process)", () => {
+  let server: Server;
+  let base: string;
+  let version = 1;
+  let renders = 0;
+  let cache: PageCache;
+
+  beforeAll(async () => {
+    cache = createPageCache({ version: () => version, maxEntries: 3 });
+    const app = express();
+    app.set("trust proxy", true);
+    app.use(compression());
+    app.use(assignCspNonce);
+    app.use(securityHeaders({ imageOrigins: [], allowDevServer: false }));
+    app.use(cache.middleware);
+    app.get("/set-cookie", (_req, res) => {
+      res.cookie("flash", "1").type("html").send("<p>with a cookie</p>");
+    });
+    app.get("/private", (_req, res) => {
+      res.set("Cache-Control", "private, no-store").type("html").send("<p>private</p>");
+    });
+    app.use((req, res) => {
+      renders++;
+      const nonce = res.locals.cspNonce as string;
+      const status = req.path === "/missing" ? 404 : 200;
+      res.status(status).type("html");
+      // Streamed in pieces, as React Router does; long enough to be compressed.
+      res.write(`<!doctype html><html><head><script nonce="${nonce}">window.x=1</script></head><body>`);
+      res.write(`<p>${req.path} v${version} render ${renders}</p>${"<p>filler text</p>".repeat(200)}`);
+      res.end(`<script nonce="${nonce}">window.y=2</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => {
+      server = app.listen(0, "127.0.0.1", () => resolve());
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("renders once, then serves the same body with the same nonce in the CSP", async () => {
+    const first = await request(`${base}/one`);
+    expect(first.status).toBe(200);
+    expect(header(first, "x-page-cache")).toBe("miss");
+    expect(header(first, "cache-control")).toBe(PAGE_CACHE_CONTROL);
+    const rendersBefore = renders;
+
+    const second = await request(`${base}/one`);
+    expect(second.status).toBe(200);
+    expect(header(second, "x-page-cache")).toBe("hit");
+    expect(renders).toBe(rendersBefore);
+    expect(second.text()).toBe(first.text());
+    expect(cspNonce(second)).toBe(cspNonce(first));
+    expect(bodyNonces(second.text())).toEqual(new Set([cspNonce(second)]));
+    expect(header(second, "etag")).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(header(second, "cache-control")).toBe(PAGE_CACHE_CONTROL);
+    expect(header(second, "content-length")).toBe(String(second.body.length));
+    // The rest of the baseline is still there.
+    expect(header(second, "content-security-policy")).toMatch(/frame-ancestors 'none'/);
+    expect(header(second, "x-content-type-options")).toBe("nosniff");
+  });
+
+  it("answers 304 to a matching If-None-Match, with the body's nonce in the CSP", async () => {
+    const cached = await request(`${base}/one`);
+    const etag = header(cached, "etag") as string;
+    const revalidated = await request(`${base}/one`, { headers: { "If-None-Match": etag } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(header(revalidated, "etag")).toBe(etag);
+    expect(cspNonce(revalidated)).toBe(cspNonce(cached));
+    expect(bodyNonces(cached.text())).toEqual(new Set([cspNonce(revalidated)]));
+
+    const weak = await request(`${base}/one`, { headers: { "If-None-Match": `"other", W/${etag}` } });
+    expect(weak.status).toBe(304);
+    const stale = await request(`${base}/one`, { headers: { "If-None-Match": '"other"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  it("serves precompressed gzip and brotli with their own ETags", async () => {
+    const plain = await request(`${base}/one`);
+    // The compressed variants are made in the background after the first render.
+    let gzipped = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip" } });
+    for (let attempt = 0; attempt < 50 && !header(gzipped, "etag")?.endsWith('-gzip"'); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gzipped = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip" } });
+    }
+    expect(header(gzipped, "content-encoding")).toBe("gzip");
+    expect(gunzipSync(gzipped.body).toString()).toBe(plain.text());
+    expect(header(gzipped, "etag")).not.toBe(header(plain, "etag"));
+    expect(header(gzipped, "vary")).toMatch(/Accept-Encoding/);
+    const brotli = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip, br" } });
+    expect(header(brotli, "content-encoding")).toBe("br");
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(plain.text());
+    // A client holding the gzip representation's tag revalidates too.
+    const revalidated = await request(`${base}/one`, {
+      headers: { "Accept-Encoding": "gzip", "If-None-Match": header(gzipped, "etag") as string },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(cspNonce(revalidated)).toBe(cspNonce(plain));
+  });
+
+  it("replays the content's headers only: the baseline (HSTS) follows the request answered", async () => {
+    const overHttps = await request(`${base}/hsts`, { headers: { "X-Forwarded-Proto": "https" } });
+    expect(header(overHttps, "strict-transport-security")).toBeDefined();
+    const overHttp = await request(`${base}/hsts`);
+    expect(header(overHttp, "x-page-cache")).toBe("hit");
+    expect(header(overHttp, "strict-transport-security")).toBeUndefined();
+    expect(header(overHttp, "content-type")).toMatch(/^text\/html/);
+    const againOverHttps = await request(`${base}/hsts`, { headers: { "X-Forwarded-Proto": "https" } });
+    expect(header(againOverHttps, "x-page-cache")).toBe("hit");
+    expect(header(againOverHttps, "strict-transport-security")).toBeDefined();
+  });
+
+  it("answers HEAD from the cache without a body", async () => {
+    const head = await request(`${base}/one`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(header(head, "x-page-cache")).toBe("hit");
+    expect(head.body.length).toBe(0);
+  });
+
+  it("never serves or stores pages for signed-in visitors", async () => {
+    const anonymous = await request(`${base}/one`);
+    for (const cookie of ["bastion.session_token=abc", "__Secure-bastion.session_token=abc", "a=1; bastion.x=2"]) {
+      const signedIn = await request(`${base}/one`, { headers: { Cookie: cookie } });
+      expect(signedIn.status).toBe(200);
+      expect(header(signedIn, "x-page-cache")).toBeUndefined();
+      expect(header(signedIn, "cache-control")).toBeUndefined();
+      expect(cspNonce(signedIn)).not.toBe(cspNonce(anonymous));
+      expect(bodyNonces(signedIn.text())).toEqual(new Set([cspNonce(signedIn)]));
+    }
+  });
+
+  it("keys pages by the theme cookie; odd theme values bypass the cache", async () => {
+    const dark1 = await request(`${base}/themed`, { headers: { Cookie: "theme=dark" } });
+    const light = await request(`${base}/themed`, { headers: { Cookie: "theme=light" } });
+    const dark2 = await request(`${base}/themed`, { headers: { Cookie: "theme=dark" } });
+    expect(header(dark1, "x-page-cache")).toBe("miss");
+    expect(header(light, "x-page-cache")).toBe("miss");
+    expect(header(dark2, "x-page-cache")).toBe("hit");
+    expect(dark2.text()).toBe(dark1.text());
+    const odd = await request(`${base}/themed`, { headers: { Cookie: "theme=%3Cscript%3E" } });
+    expect(header(odd, "x-page-cache")).toBeUndefined();
+  });
+
+  it("does not cache private paths, data requests, query strings, errors, cookies or private answers", async () => {
+    for (const path of [
+      "/admin",
+      "/admin/tips",
+      "/auth",
+      "/api/me",
+      "/blog.data",
+      "/one?token=x",
+      "/newsletter/confirm",
+      "/missing",
+      "/set-cookie",
+      "/private",
+    ]) {
+      await request(`${base}${path}`);
+      const again = await request(`${base}${path}`);
+      expect(header(again, "x-page-cache"), path).not.toBe("hit");
+    }
+    const missing = await request(`${base}/missing`);
+    expect(missing.status).toBe(404);
+    expect(header(missing, "cache-control")).toBeUndefined();
+  });
+
+  it("makes every entry unreachable when the content version changes", async () => {
+    const before = await request(`${base}/one`);
+    expect(header(before, "x-page-cache")).toBe("hit");
+    version++;
+    const after = await request(`${base}/one`);
+    expect(header(after, "x-page-cache")).toBe("miss");
+    expect(after.text()).toContain(`v${version}`);
+    expect(cspNonce(after)).not.toBe(cspNonce(before));
+    expect(bodyNonces(after.text())).toEqual(new Set([cspNonce(after)]));
+    const old = await request(`${base}/one`, { headers: { "If-None-Match": header(before, "etag") as string } });
+    expect(old.status).toBe(200);
+  });
+
+  it("stays within its bounds, least recently used first", async () => {
+    version++;
+    for (const path of ["/a", "/b", "/c"]) await request(`${base}${path}`);
+    await request(`${base}/a`); // /a becomes the most recent
+    await request(`${base}/d`); // evicts /b
+    expect(cache.stats().entries).toBeLessThanOrEqual(3);
+    expect(header(await request(`${base}/a`), "x-page-cache")).toBe("hit");
+    expect(header(await request(`${base}/b`), "x-page-cache")).toBe("miss");
+  });
+});
+
+describe("page cache on the built server", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function fetchTwice(path: string, headers: Record<string, string> = {}) {
+    const first = await request(`${server.url}${path}`, { headers });
+    const second = await request(`${server.url}${path}`, { headers });
+    return { first, second };
+  }
+
+  it("serves the second anonymous GET from the cache: same body, same nonce in header and body", async () => {
+    for (const path of ["/", "/blog", "/resources", "/about"]) {
+      const { first, second } = await fetchTwice(path);
+      expect(first.status, path).toBe(200);
+      expect(header(second, "x-page-cache"), path).toBe("hit");
+      expect(second.text()).toBe(first.text());
+      const nonce = cspNonce(second);
+      expect(nonce).toBe(cspNonce(first));
+      const inBody = bodyNonces(second.text());
+      expect(inBody.size, `${path} has nonced scripts`).toBeGreaterThan(0);
+      expect(inBody).toEqual(new Set([nonce]));
+      expect(header(second, "cache-control")).toMatch(/s-maxage=\d+/);
+    }
+  });
+
+  it("answers 304 to If-None-Match with the cached body's nonce", async () => {
+    const { second: cached } = await fetchTwice("/about");
+    const etag = header(cached, "etag");
+    expect(etag).toBeTruthy();
+    const revalidated = await request(`${server.url}/about`, { headers: { "If-None-Match": etag as string } });
+    expect(revalidated.status).toBe(304);
+    expect(cspNonce(revalidated)).toBe(cspNonce(cached));
+    expect(bodyNonces(cached.text())).toEqual(new Set([cspNonce(revalidated)]));
+  });
+
+  it("renders afresh for a request with a session cookie", async () => {
+    const { second: cached } = await fetchTwice("/blog");
+    const { first, second } = await fetchTwice("/blog", { Cookie: "bastion.session_token=not-a-real-session" });
+    for (const signedIn of [first, second]) {
+      expect(signedIn.status).toBe(200);
+      expect(header(signedIn, "x-page-cache")).toBeUndefined();
+      expect(header(signedIn, "etag")).toBeUndefined();
+      expect(bodyNonces(signedIn.text())).toEqual(new Set([cspNonce(signedIn)]));
+    }
+    expect(cspNonce(first)).not.toBe(cspNonce(second));
+    expect(cspNonce(first)).not.toBe(cspNonce(cached));
+  });
+
+  it("serves a fresh page after a content write", async () => {
+    const { second: before } = await fetchTwice("/sitemap.xml");
+    expect(header(before, "x-page-cache")).toBe("hit");
+    const { second: pageBefore } = await fetchTwice("/");
+    expect(header(pageBefore, "x-page-cache")).toBe("hit");
+
+    // A write straight into the database, then the reload an operator does after one
+    // (SIGHUP → PublishedContent.invalidate(), the hook every content service calls).
+    const config = loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: "error" });
+    const database = openDatabase(config.database);
+    const slug = `cache-check-${randomUUID().slice(0, 8)}`;
+    try {
+      await database.db
+        .insertInto("chapters")
+        .values({
+          id: randomUUID(),
+          slug,
+          title: "Cache check",
+          number: 99,
+          order_index: 99,
+          published: true,
+          published_at: new Date().toISOString(),
+        })
+        .execute();
+    } finally {
+      await database.close();
+    }
+    const listening = await server.waitForLog(
+      (line) => typeof line.msg === "string" && line.msg.startsWith("Listening"),
+    );
+    process.kill(listening.pid as number, "SIGHUP");
+    await server.waitForLog((line) => line.msg === "Published content reloaded (SIGHUP)");
+
+    const after = await request(`${server.url}/sitemap.xml`);
+    expect(header(after, "x-page-cache")).toBe("miss");
+    expect(after.text()).toContain(`/projects/${slug}`);
+    const pageAfter = await request(`${server.url}/`);
+    expect(header(pageAfter, "x-page-cache")).toBe("miss");
+    expect(cspNonce(pageAfter)).not.toBe(cspNonce(pageBefore));
+    expect(bodyNonces(pageAfter.text())).toEqual(new Set([cspNonce(pageAfter)]));
+    const stale = await request(`${server.url}/`, {
+      headers: { "If-None-Match": header(pageBefore, "etag") as string },
+    });
+    expect([200]).toContain(stale.status);
+  });
+});
