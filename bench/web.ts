@@ -12,6 +12,7 @@ import type { Database } from "../server/db/schema.ts";
 import { prepareDatabase } from "../server/db/setup.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
 import { freePort, serverEnvironment, spawnServerProcess } from "../tests/helpers/server.ts";
+import { lighthouseScores } from "./lighthouse.ts";
 
 /**
  * `npm run bench:web`: the production server on a fresh SQLite database with a
@@ -437,11 +438,25 @@ try {
   }
 
   console.log("");
-  console.log(
-    onPath("lighthouse")
-      ? "lighthouse: installed but not run by this benchmark yet"
-      : "lighthouse: skipped: lighthouse not installed",
+  // Lighthouse on the pages the issue names: /, a chapter, /resources (mobile, its defaults).
+  const lighthousePages = pages.filter(
+    (page) => page === "/" || page.startsWith("/projects/") || page === "/resources",
   );
+  const scores = await lighthouseScores(lighthousePages.map((page) => `${server.url}${page}`));
+  if ("skipped" in scores) {
+    console.log(`lighthouse: skipped: ${scores.skipped}`);
+  } else {
+    console.log("lighthouse (mobile; targets: performance ≥ 98, the others 100)");
+    for (const result of scores) {
+      const page = result.url.slice(server.url.length);
+      const missed =
+        result.performance < 98 || result.accessibility < 100 || result.bestPractices < 100 || result.seo < 100;
+      if (missed) failures.push(`${page}: Lighthouse below target`);
+      console.log(
+        `${page.padEnd(58)} performance ${result.performance}  accessibility ${result.accessibility}  best practices ${result.bestPractices}  SEO ${result.seo}`,
+      );
+    }
+  }
   console.log("");
   console.log(failures.length ? `targets missed:\n  ${failures.join("\n  ")}` : "all targets met");
 } finally {

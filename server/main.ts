@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toNodeHandler } from "better-auth/node";
@@ -7,6 +7,7 @@ import type { RequestHandler } from "express";
 import type { AppServices } from "../app/context.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
+import { serveCachedPagesFirst } from "./http/cached-pages.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startServices } from "./services.ts";
@@ -46,18 +47,29 @@ async function main(): Promise<void> {
   const { renderApp, clientAssets, closeDevServer } =
     config.env === "development" ? await developmentRendering(services) : await productionRendering(services);
 
+  // Rendered pages of anonymous visitors, keyed by the published content's version.
+  const pageCache = createPageCache({ version: () => services.content.version() });
   const app = createHttpApp({
     config,
     logger,
     pingDatabase: database.ping,
     authHandler: toNodeHandler(services.auth) as RequestHandler,
     countPageViews: running.pageViews.middleware,
-    // Rendered pages of anonymous visitors, keyed by the published content's version.
-    pageCache: createPageCache({ version: () => services.content.version() }),
+    pageCache,
     renderApp,
     clientAssets,
   });
-  const server = app.listen(config.port, config.host);
+  // Cache hits are answered before Express (server/http/cached-pages.ts); the rest goes to the app.
+  const server = createServer(
+    serveCachedPagesFirst({
+      pageCache,
+      logger,
+      trustProxy: config.trustProxy,
+      recordPageView: running.pageViews.recordServed,
+      next: app,
+    }),
+  );
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

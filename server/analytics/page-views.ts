@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response } from "express";
+import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
 import { isbot } from "isbot";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
@@ -45,6 +46,11 @@ export interface PageViewCounterOptions {
 export interface PageViewCounter {
   /** Express middleware: looks at the request, and records the view when the response has finished successfully. */
   middleware: RequestHandler;
+  /**
+   * Records the view of a response served without the middleware (the page cache's
+   * fast path, server/http/cached-pages.ts), by its status and Content-Type.
+   */
+  recordServed(req: IncomingMessage, status: number, contentType: string | undefined): void;
   /** Writes the pending counts now. Rejects when the database refuses them; they are kept for the next flush. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is pending (a failure is logged, not thrown). Call after the server has closed. */
@@ -95,10 +101,16 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     const candidate = pageViewCandidate(req);
     if (candidate) {
       res.once("finish", () => {
-        if (isSuccessfulPage(res, candidate.kind)) record(candidate.path);
+        const contentType = res.getHeader("content-type");
+        if (isSuccessfulPage(res.statusCode, String(contentType ?? ""), candidate.kind)) record(candidate.path);
       });
     }
     next();
+  };
+
+  const recordServed: PageViewCounter["recordServed"] = (req, status, contentType) => {
+    const candidate = pageViewCandidate(req);
+    if (candidate && isSuccessfulPage(status, contentType ?? "", candidate.kind)) record(candidate.path);
   };
 
   async function write(batch: Map<string, PendingCount>): Promise<void> {
@@ -153,7 +165,7 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     }
   }
 
-  return { middleware, flush, stop };
+  return { middleware, recordServed, flush, stop };
 }
 
 /** Adds the views to the stored counts: correct however many instances write at once. */
@@ -174,13 +186,15 @@ function compare(a: string, b: string): number {
 }
 
 /** What a request would count as, judged before the response; undefined when it cannot be a page view. */
-function pageViewCandidate(req: Request): { path: string; kind: ViewKind } | undefined {
+function pageViewCandidate(
+  req: IncomingMessage & { originalUrl?: string },
+): { path: string; kind: ViewKind } | undefined {
   if (req.method !== "GET") return undefined;
   if (isPrefetch(req)) return undefined;
-  const userAgent = req.get("user-agent");
+  const userAgent = headerValue(req, "user-agent");
   if (!userAgent || isbot(userAgent)) return undefined;
 
-  const url = req.originalUrl;
+  const url = req.originalUrl ?? req.url ?? "";
   const queryStart = url.indexOf("?");
   const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
   const search = queryStart === -1 ? "" : url.slice(queryStart);
@@ -190,7 +204,7 @@ function pageViewCandidate(req: Request): { path: string; kind: ViewKind } | und
   if (rawPath.endsWith(".data")) {
     kind = "data";
     pagePath = dataRequestPagePath(rawPath);
-  } else if ((req.get("accept") ?? "").toLowerCase().includes("text/html")) {
+  } else if ((headerValue(req, "accept") ?? "").toLowerCase().includes("text/html")) {
     kind = "document";
     pagePath = rawPath;
   } else {
@@ -199,12 +213,20 @@ function pageViewCandidate(req: Request): { path: string; kind: ViewKind } | und
 
   const path = normalizePagePath(pagePath);
   if (path === undefined || isExcluded(path)) return undefined;
-  if (kind === "data" && isRevalidation(req.get("referer"), path, search)) return undefined;
+  const referer = headerValue(req, "referrer") || headerValue(req, "referer");
+  if (kind === "data" && isRevalidation(referer, path, search)) return undefined;
   return { path, kind };
 }
 
-function isPrefetch(req: Request): boolean {
-  const purpose = [req.get("sec-purpose"), req.get("purpose"), req.get("x-purpose"), req.get("x-moz")]
+/** A request header's value (the first, when repeated), by its lower-case name. */
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isPrefetch(req: IncomingMessage): boolean {
+  const purpose = ["sec-purpose", "purpose", "x-purpose", "x-moz"]
+    .map((name) => headerValue(req, name))
     .filter(Boolean)
     .join(" ")
     .toLowerCase();
@@ -267,10 +289,9 @@ function pageQuery(search: string): string {
   return params.toString();
 }
 
-function isSuccessfulPage(res: Response, kind: ViewKind): boolean {
-  const status = res.statusCode;
+function isSuccessfulPage(status: number, contentType: string, kind: ViewKind): boolean {
   // Data requests answer redirects with 202 or 204 and a redirect payload.
   if (kind === "data") return status === 200;
   if (status < 200 || status >= 300 || status === 204) return false;
-  return /^\s*text\/html\b/i.test(String(res.getHeader("content-type") ?? ""));
+  return /^\s*text\/html\b/i.test(contentType);
 }

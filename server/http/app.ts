@@ -21,9 +21,9 @@ export interface HttpAppOptions {
   /** Better Auth's endpoints under /api/auth. */
   authHandler: RequestHandler;
   /**
-   * The rendered-page cache of anonymous visitors (server/http/page-cache.ts): hits are
-   * answered right after the security headers (whose CSP it gives the cached body's
-   * nonce), misses are captured just before rendering.
+   * The rendered-page cache of anonymous visitors (server/http/page-cache.ts): most hits
+   * are answered before Express (server/http/cached-pages.ts); those left to it are
+   * answered right after the security headers, and misses are captured just before rendering.
    */
   pageCache?: Pick<PageCache, "lookup" | "capture">;
   /** Serves the pages and routes of the React Router app. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { OutgoingHttpHeaders } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { brotliCompress, gzip, constants as zlibConstants } from "node:zlib";
 import type { RequestHandler, Response } from "express";
@@ -14,6 +14,10 @@ import type { RequestHandler, Response } from "express";
  * produced it, so every answer from the cache (304s included) sends a CSP whose nonce
  * is that one, not the fresh one of the request. Any content write changes the content
  * version: older entries become unreachable and are dropped.
+ *
+ * Each entry keeps its complete answers precomputed (headers of the rendered response,
+ * security baseline included, plus ETag and Content-*), so that respond() can send a hit
+ * straight from node:http before Express runs (server/http/cached-pages.ts).
  */
 
 export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
@@ -29,26 +33,50 @@ const EXCLUDED_PREFIXES = ["/admin", "/auth", "/api", "/assets", "/.well-known",
 /** Theme values outside this shape bypass the cache, so made-up values cannot evict real pages. */
 const THEME_VALUE = /^[a-z][a-z-]{0,15}$/;
 /**
- * The only headers of the rendered response replayed from the cache: those describing
- * the content. Everything else (the security baseline, HSTS, which depends on the
- * request) comes from the answering request's own middleware.
+ * Headers of the rendered response that are not replayed from the cache: those of that
+ * one response or connection (HSTS depends on the request: respond()'s caller adds it),
+ * and those the cache sets itself. Everything else, the security baseline with the CSP
+ * carrying the body's nonce included, is kept.
  */
-const STORED_HEADERS = new Set(["content-type", "content-language", "link", "x-robots-tag"]);
+const UNSTORED_HEADERS = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "etag",
+  "cache-control",
+  "vary",
+  "set-cookie",
+  "strict-transport-security",
+  PAGE_CACHE_HEADER.toLowerCase(),
+]);
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 type Encoding = "br" | "gzip" | "identity";
 
+/** Header names and values in one flat list, as writeHead() takes them. */
+type FlatHeaders = OutgoingHttpHeader[];
+
 interface Variant {
   body: Buffer;
   etag: string;
+  /** The complete headers of a 200 and of a 304 with this representation. */
+  ok: FlatHeaders;
+  notModified: FlatHeaders;
 }
 
 export interface CachedPage {
-  /** The nonce the body's inline scripts carry. */
+  /** The nonce the body's inline scripts (and the stored CSP) carry. */
   nonce: string;
-  headers: Array<[string, string | string[]]>;
+  contentType: string;
+  /** The stored headers of the rendered response, with the cache's own ones. */
+  headers: FlatHeaders;
+  /** Its compressed variants are made (or it is too small for them): the fast path may serve it. */
+  complete: boolean;
   identity: Variant;
   gzip?: Variant;
   br?: Variant;
@@ -79,6 +107,17 @@ export interface PageCache {
   capture: RequestHandler;
   /** lookup() and capture() in one, for a chain without anything between them. */
   middleware: RequestHandler;
+  /**
+   * Answers a hit in full from the precomputed response (plus `extraHeaders`, e.g. HSTS),
+   * without any middleware: the caller logs it and counts the view. Undefined, with
+   * nothing written, for anything else (misses, and pages whose compressed variants
+   * are not made yet: Express's compression() serves those).
+   */
+  respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    extraHeaders?: FlatHeaders,
+  ): { status: number; contentType: string } | undefined;
   /** Drops every entry (the content version keys them already; this is for tests and operators). */
   clear(): void;
   stats(): { entries: number; bytes: number; hits: number; misses: number };
@@ -154,16 +193,22 @@ function notModified(ifNoneMatch: string | undefined, page: CachedPage): boolean
   return ifNoneMatch.split(",").some((tag) => tags.has(tag.trim().replace(/^W\//, "")));
 }
 
-/** The CSP of this answer with the cached body's nonce in place of the request's fresh one. */
-function policyWithNonce(res: Response, nonce: string): string | undefined {
-  const current = res.getHeader("Content-Security-Policy");
-  if (typeof current !== "string") return undefined;
-  const fresh = res.locals.cspNonce as string | undefined;
-  const withNonce = fresh ? current.split(`'nonce-${fresh}'`).join(`'nonce-${nonce}'`) : current;
-  // Any other nonce source would be one the body does not carry.
-  return withNonce.replace(/'nonce-([^']*)'/g, (source, value: string) =>
-    value === nonce ? source : `'nonce-${nonce}'`,
-  );
+/** A representation's complete 200 and 304 headers. */
+function variant(page: Pick<CachedPage, "headers">, body: Buffer, etag: string, encoding: Encoding): Variant {
+  const notModified = [...page.headers, "etag", etag];
+  const ok = [...notModified, "content-length", String(body.length)];
+  // Set before compression() looks at the response (Express path): it leaves encoded bodies alone.
+  if (encoding !== "identity") ok.push("content-encoding", encoding);
+  return { body, etag, ok, notModified };
+}
+
+/** The status, headers and body answering `req` from `page`. */
+function answerFor(req: IncomingMessage, page: CachedPage) {
+  const chosen = page[chooseEncoding(req.headers["accept-encoding"], page)] ?? page.identity;
+  if (notModified(req.headers["if-none-match"], page)) {
+    return { status: 304, headers: chosen.notModified, body: undefined };
+  }
+  return { status: 200, headers: chosen.ok, body: req.method === "HEAD" ? undefined : chosen.body };
 }
 
 function cacheControlAllowsStoring(value: unknown): boolean {
@@ -211,29 +256,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     }
   };
 
-  const serve = (req: Parameters<RequestHandler>[0], res: Response, page: CachedPage) => {
-    for (const [name, value] of page.headers) res.setHeader(name, value);
-    res.locals.cspNonce = page.nonce;
-    const policy = policyWithNonce(res, page.nonce);
-    if (policy) res.setHeader("Content-Security-Policy", policy);
-    res.setHeader("Cache-Control", PAGE_CACHE_CONTROL);
-    res.setHeader("Vary", "Accept-Encoding, Cookie");
-    res.setHeader(PAGE_CACHE_HEADER, "hit");
-
-    const encoding = chooseEncoding(req.headers["accept-encoding"], page);
-    const variant = page[encoding] ?? page.identity;
-    res.setHeader("ETag", variant.etag);
-    if (notModified(req.headers["if-none-match"], page)) {
-      res.statusCode = 304;
-      res.end();
-      return;
+  /** Serves a hit through Express (whose middleware has set the baseline already; stored values win). */
+  const serve = (req: IncomingMessage, res: Response, page: CachedPage) => {
+    const { status, headers, body } = answerFor(req, page);
+    for (let index = 0; index < headers.length; index += 2) {
+      res.setHeader(headers[index] as string, headers[index + 1] as string | string[]);
     }
-    res.statusCode = 200;
-    // Set before compression() looks at the response: it leaves encoded bodies alone.
-    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", variant.body.length);
-    if (req.method === "HEAD") res.end();
-    else res.end(variant.body);
+    res.locals.cspNonce = page.nonce;
+    res.statusCode = status;
+    res.end(body);
   };
 
   /** Records the body of a rendered answer; stores it when it turned out cacheable. */
@@ -291,12 +322,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         )
       ) {
         const body = Buffer.concat(chunks);
-        const stored: Array<[string, string | string[]]> = [];
+        const stored: FlatHeaders = [];
         for (const [name, value] of Object.entries(headers)) {
-          if (value === undefined || !STORED_HEADERS.has(name)) continue;
-          stored.push([name, typeof value === "number" ? String(value) : value]);
+          if (value === undefined || UNSTORED_HEADERS.has(name)) continue;
+          stored.push(name, typeof value === "number" ? String(value) : value);
         }
-        void compressAndStore(key, body, nonce, stored);
+        stored.push("cache-control", PAGE_CACHE_CONTROL, "vary", "Accept-Encoding, Cookie", PAGE_CACHE_HEADER, "hit");
+        void compressAndStore(key, body, nonce, contentType, stored);
       }
       return result;
     } as typeof res.end;
@@ -307,17 +339,21 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     key: string,
     body: Buffer,
     nonce: string,
-    headers: Array<[string, string | string[]]>,
+    contentType: string,
+    headers: FlatHeaders,
   ) => {
+    const small = body.length < 1024;
     const page: CachedPage = {
       nonce,
+      contentType,
       headers,
-      identity: { body, etag: tagFor(body, "") },
+      complete: small,
+      identity: variant({ headers }, body, tagFor(body, ""), "identity"),
       size: body.length + key.length,
     };
     // The key carries the version it was rendered under: stored late, it is simply unreachable.
     store(key, page);
-    if (body.length < 1024) return;
+    if (small) return;
     try {
       const [gzipped, brotli] = await Promise.all([
         gzipAsync(body, { level: 6 }),
@@ -328,8 +364,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
           },
         }),
       ]);
-      page.gzip = { body: gzipped, etag: tagFor(body, "-gzip") };
-      page.br = { body: brotli, etag: tagFor(body, "-br") };
+      page.gzip = variant(page, gzipped, tagFor(body, "-gzip"), "gzip");
+      page.br = variant(page, brotli, tagFor(body, "-br"), "br");
+      page.complete = true;
       if (entries.get(key) === page) {
         // Stored again at its new size, which may evict older entries.
         remove(key);
@@ -339,36 +376,57 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         page.size += gzipped.length + brotli.length;
       }
     } catch {
-      // Served uncompressed (compression() does it per response).
+      // Served uncompressed through Express (compression() does it per response).
     }
   };
 
   /** res.locals key of a missed request's cache key, set by lookup() for capture(). */
   const PENDING = "pageCacheKey";
 
+  /** The cache key of a GET/HEAD and its entry; first drops every entry when the content version changed. */
+  const find = (req: IncomingMessage & { originalUrl?: string }) => {
+    const version = options.version();
+    if (version !== seenVersion) {
+      // Content changed: every entry is now unreachable, so the memory is given back at once.
+      seenVersion = version;
+      clear();
+    }
+    const url = req.originalUrl ?? req.url ?? "";
+    const key = pageCacheKey({ method: req.method ?? "", url, headers: req.headers }, version);
+    return { key, page: key === null ? undefined : entries.get(key) };
+  };
+
+  /** Counts a hit and makes the entry the most recently used. */
+  const touch = (key: string, page: CachedPage) => {
+    hits++;
+    entries.delete(key);
+    entries.set(key, page);
+  };
+
+  const respond: PageCache["respond"] = (req, res, extraHeaders) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return undefined;
+    const { key, page } = find(req);
+    if (key === null || !page?.complete) return undefined;
+    touch(key, page);
+    const { status, headers, body } = answerFor(req, page);
+    res.writeHead(status, extraHeaders ? [...headers, ...extraHeaders] : headers);
+    res.end(body);
+    return { status, contentType: page.contentType };
+  };
+
   const lookup =
     (beforeServing?: RequestHandler): RequestHandler =>
     (req, res, next) => {
       if (req.method !== "GET" && req.method !== "HEAD") return next();
-      const version = options.version();
-      if (version !== seenVersion) {
-        // Content changed: every entry is now unreachable, so the memory is given back at once.
-        seenVersion = version;
-        clear();
-      }
-      const key = pageCacheKey({ method: req.method, url: req.originalUrl, headers: req.headers }, version);
+      const { key, page } = find(req);
       if (key === null) return next();
-
-      const page = entries.get(key);
       if (!page) {
         misses++;
         // HEAD renders no body (entry.server.tsx): nothing to keep.
         if (req.method === "GET") res.locals[PENDING] = key;
         return next();
       }
-      hits++;
-      entries.delete(key);
-      entries.set(key, page);
+      touch(key, page);
       if (beforeServing) beforeServing(req, res, () => serve(req, res, page));
       else serve(req, res, page);
     };
@@ -387,6 +445,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   return {
     lookup,
     capture: captureMarked,
+    respond,
     middleware,
     clear,
     stats: () => ({ entries: entries.size, bytes, hits, misses }),

@@ -30,6 +30,9 @@ export const PERMISSIONS_POLICY = [
   "publickey-credentials-create=(self)",
 ].join(", ");
 
+/** Sent only over HTTPS (req.secure: TLS here, or X-Forwarded-Proto https behind TRUST_PROXY). */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
 /** Gives each response a fresh nonce in res.locals.cspNonce. Must run before the headers. */
 export const assignCspNonce: RequestHandler = (_req, res, next) => {
   res.locals.cspNonce = randomBytes(18).toString("base64");
@@ -65,7 +68,7 @@ export function securityHeaders(options: SecurityHeaderOptions): RequestHandler[
 
   const transportHeaders: RequestHandler = (req, res, next) => {
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
-    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    if (req.secure) res.setHeader("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
     next();
   };
 

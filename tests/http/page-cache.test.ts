@@ -133,7 +133,7 @@ describe("page cache rules (in-process)", () => {
     expect(cspNonce(revalidated)).toBe(cspNonce(plain));
   });
 
-  it("replays the content's headers only: the baseline (HSTS) follows the request answered", async () => {
+  it("does not replay HSTS: it follows the request answered, not the one rendered", async () => {
     const overHttps = await request(`${base}/hsts`, { headers: { "X-Forwarded-Proto": "https" } });
     expect(header(overHttps, "strict-transport-security")).toBeDefined();
     const overHttp = await request(`${base}/hsts`);
