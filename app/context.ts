@@ -14,6 +14,8 @@ export interface AppServices {
   config: Config;
   db: Kysely<Database>;
   logger: Logger;
+  /** The server's signing secret (AUTH_SECRET or the generated one): keys HMACs such as unsubscribe tokens. */
+  secret: string;
   /** Call wake() after committing a change that enqueued email, so it leaves within a second. */
   mail: Pick<MailWorker, "wake">;
   /**

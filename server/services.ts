@@ -67,7 +67,15 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     logger,
   });
 
-  const services: AppServices = { auth, config, content, db: database.db, logger, mail };
+  const services: AppServices = {
+    auth,
+    config,
+    content,
+    db: database.db,
+    logger,
+    mail,
+    secret: resolveAuthSecret(config),
+  };
   return {
     services,
     database,

@@ -14,6 +14,8 @@ export const CERTIFICATION_STATUSES = ["completed", "in-progress", "planned"] as
 export const TIMELINE_CATEGORIES = ["education", "project", "certification", "career"] as const;
 export const ROLES = ["admin", "editor"] as const;
 export const SUBSCRIBER_STATUSES = ["active", "pending", "unsubscribed", "bounced"] as const;
+export const BOUNCE_TYPES = ["hard", "soft", "complaint"] as const;
+export const CONSENT_SOURCES = ["form", "api"] as const;
 export const NOTIFICATION_ITEM_TYPES = ["chapter", "tip", "resource"] as const;
 export const NOTIFICATION_STATUSES = ["pending", "sent", "cancelled"] as const;
 /** unsent: kept in the outbox because no SMTP server is configured (the embedded default). */
@@ -142,9 +144,27 @@ export interface NewsletterSubscribersTable {
   /** SHA-256 of the confirmation token sent by email; the token itself is never stored. */
   confirmation_token_hash: string | null;
   confirmation_expires_at: Timestamp | null;
-  /** SHA-256 of the unsubscribe token carried by every newsletter email. */
-  unsubscribe_token_hash: string;
+  /** When the last confirmation email was queued (at most one per 5 minutes). */
+  last_confirmation_sent_at: Timestamp | null;
+  /** Consent: when, through what, and a keyed hash of the IP (never the IP itself). */
+  consent_at: Timestamp | null;
+  consent_source: (typeof CONSENT_SOURCES)[number] | null;
+  consent_ip_hash: string | null;
   updated_at: Generated<Timestamp>;
+}
+
+export interface NewsletterBouncesTable {
+  id: string;
+  email: string;
+  type: (typeof BOUNCE_TYPES)[number];
+  reason: Generated<string>;
+  received_at: Generated<Timestamp>;
+}
+
+export interface RequestLimitsTable {
+  key: string;
+  count: number;
+  window_started_at: Timestamp;
 }
 
 export interface NewsletterSuppressionsTable {
@@ -166,8 +186,11 @@ export interface NotificationsTable {
   title: string;
   summary: Generated<string>;
   url: string;
+  image_url: string | null;
   status: Generated<(typeof NOTIFICATION_STATUSES)[number]>;
   created_at: Generated<Timestamp>;
+  /** Created items wait a grace period (unpublishing within it cancels the email). */
+  scheduled_for: Generated<Timestamp>;
   sent_at: Timestamp | null;
 }
 
@@ -251,6 +274,8 @@ export interface AppTables {
   user_roles: UserRolesTable;
   newsletter_subscribers: NewsletterSubscribersTable;
   newsletter_suppressions: NewsletterSuppressionsTable;
+  newsletter_bounces: NewsletterBouncesTable;
+  request_limits: RequestLimitsTable;
   newsletter_settings: NewsletterSettingsTable;
   notifications: NotificationsTable;
   email_outbox: EmailOutboxTable;

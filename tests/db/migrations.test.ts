@@ -20,6 +20,8 @@ const APP_TABLES = [
   "user_roles",
   "newsletter_subscribers",
   "newsletter_suppressions",
+  "newsletter_bounces",
+  "request_limits",
   "newsletter_settings",
   "notifications",
   "email_outbox",
@@ -90,7 +92,10 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
         "unsubscribed_at",
         "confirmation_token_hash",
         "confirmation_expires_at",
-        "unsubscribe_token_hash",
+        "last_confirmation_sent_at",
+        "consent_at",
+        "consent_source",
+        "consent_ip_hash",
         "updated_at",
       ].sort(),
     );
@@ -213,7 +218,7 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
     it("newsletter_subscribers.status", async () => {
       const subscriber = (status: string) => {
         const id = nextId("sub");
-        return { id, email: `${id}@example.com`, status, unsubscribe_token_hash: `hash-${id}` };
+        return { id, email: `${id}@example.com`, status };
       };
       await db.insertInto("newsletter_subscribers").values(subscriber("bounced")).execute();
       await expectViolation(
@@ -226,7 +231,7 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
   describe("newsletter_subscribers.email", () => {
     const subscriber = (email: string) => {
       const id = nextId("sub");
-      return { id, email, unsubscribe_token_hash: `hash-${id}` };
+      return { id, email };
     };
 
     it("rejects an upper-case email", async () => {

@@ -1,6 +1,7 @@
 import { type ColumnDefinitionBuilder, type Kysely, type RawBuilder, sql } from "kysely";
 import type { DialectName } from "../connection.ts";
 import {
+  BOUNCE_TYPES,
   CERTIFICATION_STATUSES,
   INVITATION_KINDS,
   NOTIFICATION_ITEM_TYPES,
@@ -30,6 +31,8 @@ const APP_TABLES = [
   "email_outbox",
   "notifications",
   "newsletter_settings",
+  "request_limits",
+  "newsletter_bounces",
   "newsletter_suppressions",
   "newsletter_subscribers",
   "user_roles",
@@ -227,8 +230,12 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn("unsubscribed_at", t.timestamp)
     .addColumn("confirmation_token_hash", "text", (c) => c.unique())
     .addColumn("confirmation_expires_at", t.timestamp)
-    .addColumn("unsubscribe_token_hash", "text", (c) => c.notNull().unique())
+    .addColumn("last_confirmation_sent_at", t.timestamp)
+    .addColumn("consent_at", t.timestamp)
+    .addColumn("consent_source", "text")
+    .addColumn("consent_ip_hash", "text")
     .addColumn("updated_at", t.timestamp, (c) => t.now(c).notNull())
+    .addCheckConstraint("newsletter_subscribers_consent_source_check", sql`consent_source in ('form', 'api')`)
     .addCheckConstraint("newsletter_subscribers_status_check", oneOf("status", SUBSCRIBER_STATUSES))
     .addCheckConstraint("newsletter_subscribers_email_lower", sql`email = lower(email)`)
     .execute();
@@ -258,6 +265,31 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .execute();
 
   await db.schema
+    .createTable("newsletter_bounces")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("email", "text", (c) => c.notNull())
+    .addColumn("type", "text", (c) => c.notNull())
+    .addColumn("reason", "text", (c) => c.notNull().defaultTo(""))
+    .addColumn("received_at", t.timestamp, (c) => t.now(c).notNull())
+    .addCheckConstraint("newsletter_bounces_type_check", oneOf("type", BOUNCE_TYPES))
+    .addCheckConstraint("newsletter_bounces_email_lower", sql`email = lower(email)`)
+    .execute();
+  await db.schema
+    .createIndex("newsletter_bounces_email_idx")
+    .on("newsletter_bounces")
+    .columns(["email", "received_at"])
+    .execute();
+
+  // Fixed-window counters for our own rate limits (newsletter subscribe, bounce webhook),
+  // shared through the database so that they hold across instances.
+  await db.schema
+    .createTable("request_limits")
+    .addColumn("key", "text", (c) => c.primaryKey())
+    .addColumn("count", "integer", (c) => c.notNull())
+    .addColumn("window_started_at", t.timestamp, (c) => c.notNull())
+    .execute();
+
+  await db.schema
     .createTable("newsletter_settings")
     .addColumn("setting_key", "text", (c) => c.primaryKey())
     .addColumn("setting_value", "text", (c) => c.notNull().defaultTo(""))
@@ -271,8 +303,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn("title", "text", (c) => c.notNull())
     .addColumn("summary", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("url", "text", (c) => c.notNull())
+    .addColumn("image_url", "text")
     .addColumn("status", "text", (c) => c.notNull().defaultTo("pending"))
     .addColumn("created_at", t.timestamp, (c) => t.now(c).notNull())
+    .addColumn("scheduled_for", t.timestamp, (c) => t.now(c).notNull())
     .addColumn("sent_at", t.timestamp)
     .addUniqueConstraint("notifications_item_unique", ["item_type", "item_id"])
     .addCheckConstraint("notifications_item_type_check", oneOf("item_type", NOTIFICATION_ITEM_TYPES))
