@@ -7,6 +7,12 @@ export default [
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),
   route("feed.xml", "routes/api/feed.ts"),
+  // Admin-only CSV download: a resource route, so it answers 401/403 itself (requireApiRole).
+  route("api/admin/newsletter/export.csv", "routes/admin/newsletter.csv.ts"),
+  route("api/newsletter/subscribe", "routes/api/newsletter-subscribe.ts"),
+  route("api/newsletter/confirm", "routes/api/newsletter-confirm.ts"),
+  route("api/newsletter/unsubscribe", "routes/api/newsletter-unsubscribe.ts"),
+  route("api/newsletter/webhooks/bounce", "routes/api/newsletter-bounce-webhook.ts"),
 
   // Sign-in and account creation: their own minimal layout, outside the admin guard.
   layout("routes/auth/layout.tsx", [

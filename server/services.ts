@@ -9,6 +9,9 @@ import type { DatabaseHandle } from "./db/connection.ts";
 import { prepareDatabase } from "./db/setup.ts";
 import type { Logger } from "./logger.ts";
 import { startMailWorker } from "./mail/worker.ts";
+import { recordHardBounce } from "./newsletter/bounces.ts";
+import { startNotificationScheduler } from "./newsletter/notifications.ts";
+import { isSuppressed } from "./newsletter/suppression.ts";
 
 /**
  * Everything long-lived the server needs, created once at start-up in dependency
@@ -46,7 +49,15 @@ export function createAuthForDatabase(
 
 export async function startServices(config: Config, logger: Logger): Promise<RunningServices> {
   const database = await prepareDatabase(config.database, logger);
-  const mail = startMailWorker({ db: database.db, config, logger });
+  const mail = startMailWorker({
+    db: database.db,
+    config,
+    logger,
+    onPermanentFailure: (email, reply) => recordHardBounce(database.db, email.to_address, reply),
+    // Suppression is checked when an email is queued and again here, when it is sent.
+    refuseRecipient: async (email) =>
+      (await isSuppressed(database.db, email.to_address)) ? "Not sent: the address is on the suppression list" : null,
+  });
   const { auth, close: closeAuth } = createAuthForDatabase(config, database, logger, () => mail.wake());
   try {
     // The owner account from ADMIN_*, or the one-time setup link, while no admin exists.
@@ -59,6 +70,14 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
   }
 
   const pageViews = createPageViewCounter({ db: database.db, logger });
+  // Fans out due newsletter notifications (server/newsletter/notifications.ts).
+  const notifications = startNotificationScheduler({
+    db: database.db,
+    config,
+    secret: resolveAuthSecret(config),
+    logger,
+    onEmailsQueued: () => mail.wake(),
+  });
 
   const content = createPublishedContent({
     db: database.db,
@@ -82,6 +101,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     pageViews,
     async close() {
       await pageViews.stop();
+      await notifications.stop();
       await content.close();
       await mail.stop();
       await closeAuth();

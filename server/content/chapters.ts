@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type ChaptersTable, type Database, SECTION_TYPES } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { ContentNotFoundError, InvalidContentError, parseInput } from "./errors.ts";
+import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { slugify, uniqueSlug } from "./slugs.ts";
 import { type ContentStore, changed, isUniqueViolation, nextOrderIndex, orderIndex } from "./store.ts";
 
@@ -76,6 +77,13 @@ const sectionChangesSchema = z.object({
   content: sectionFields.content.optional(),
   caption: sectionFields.caption.optional(),
   language: sectionFields.language.optional(),
+});
+
+const chapterItem = (row: Selectable<ChaptersTable>) => ({
+  type: "chapter" as const,
+  id: row.id,
+  title: row.title,
+  url: publishedPaths.chapter(row.slug),
 });
 
 function toChapter(row: Selectable<ChaptersTable>): ChapterRecord {
@@ -177,6 +185,7 @@ export async function createChapter(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (row.published) await contentPublished({ ...store, db: trx }, chapterItem(row));
       return toChapter(row);
     }),
   );
@@ -217,6 +226,8 @@ export async function updateChapter(
         .where("id", "=", id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (row.published && !current.published) await contentPublished({ ...store, db: trx }, chapterItem(row));
+      if (!row.published && current.published) await contentWithdrawn({ ...store, db: trx }, chapterItem(row));
       return toChapter(row);
     }),
   );
@@ -243,6 +254,7 @@ async function renameSlug(trx: Transaction<Database>, id: string, oldSlug: strin
 export async function deleteChapter(store: ContentStore, id: string): Promise<void> {
   const result = await store.db.deleteFrom("chapters").where("id", "=", id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError("chapter", id);
+  await contentWithdrawn(store, { type: "chapter", id });
   await changed(store);
 }
 

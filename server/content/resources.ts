@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Database, RESOURCE_CATEGORIES, type ResourcesTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { ContentNotFoundError, parseInput } from "./errors.ts";
+import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { type ContentStore, changed, requiredLink } from "./store.ts";
 
 /** The resources table (the library on /resources): the only module that writes it. */
@@ -77,7 +78,7 @@ export async function createResource(store: ContentStore, input: NewResource): P
       .selectFrom("resources")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
-    return trx
+    const created = await trx
       .insertInto("resources")
       .values({
         id: newId("resource"),
@@ -91,6 +92,17 @@ export async function createResource(store: ContentStore, input: NewResource): P
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await contentPublished(
+      { ...store, db: trx },
+      {
+        type: "resource",
+        id: created.id,
+        title: created.name,
+        summary: created.description,
+        url: publishedPaths.resource(),
+      },
+    );
+    return created;
   });
   await changed(store);
   return toResource(row);
@@ -123,5 +135,6 @@ export async function updateResource(
 export async function deleteResource(store: ContentStore, id: string): Promise<void> {
   const result = await store.db.deleteFrom("resources").where("id", "=", id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError("resource", id);
+  await contentWithdrawn(store, { type: "resource", id });
   await changed(store);
 }

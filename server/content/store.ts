@@ -10,6 +10,8 @@ import type { Database } from "../db/schema.ts";
 export interface ContentStore {
   db: Kysely<Database>;
   onChange(): void | Promise<void>;
+  /** How long a newsletter notification waits before it is sent (default 2 min; tests shorten it). */
+  notificationGraceMs?: number;
 }
 
 export async function changed(store: ContentStore): Promise<void> {

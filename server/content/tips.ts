@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Database, TIP_CATEGORIES, TIP_TYPES, type TipsResourcesTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { ContentNotFoundError, parseInput } from "./errors.ts";
+import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { type ContentStore, changed, optionalLink, orderIndex } from "./store.ts";
 
 /** The tips_resources table (the Tips & Tricks cards): the only module that writes it. */
@@ -82,6 +83,13 @@ export async function createTip(store: ContentStore, input: NewTip): Promise<Tip
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await contentPublished(store, {
+    type: "tip",
+    id: row.id,
+    title: row.title,
+    summary: row.description,
+    url: publishedPaths.tip(),
+  });
   await changed(store);
   return toTip(row);
 }
@@ -109,5 +117,6 @@ export async function updateTip(store: ContentStore, id: string, changes: TipCha
 export async function deleteTip(store: ContentStore, id: string): Promise<void> {
   const result = await store.db.deleteFrom("tips_resources").where("id", "=", id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError("tip", id);
+  await contentWithdrawn(store, { type: "tip", id });
   await changed(store);
 }

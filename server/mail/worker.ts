@@ -46,6 +46,11 @@ export interface MailWorkerOptions {
    * the rejection is reported again rather than lost.
    */
   onPermanentFailure?: (email: OutboxRow, reply: string) => Promise<void> | void;
+  /**
+   * Asked right before sending: a reason not to send (an address suppressed since the
+   * email was queued) marks the row failed with that reason instead.
+   */
+  refuseRecipient?: (email: OutboxRow) => Promise<string | null>;
 }
 
 export interface MailWorker {
@@ -90,6 +95,12 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
 
   async function deliver(email: ClaimedEmail): Promise<void> {
     try {
+      const refusal = await options.refuseRecipient?.(email);
+      if (refusal) {
+        await markFailed(db, email, refusal);
+        logger.info({ emailId: email.id, kind: email.kind, to: email.to_address }, `Email not sent: ${refusal}`);
+        return;
+      }
       if (!transport) {
         await markUnsent(db, email, NO_SMTP_REASON);
         const links = linksIn(email.text_body);

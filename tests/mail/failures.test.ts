@@ -101,6 +101,18 @@ describe.each(TEST_DIALECTS)("mail delivery failures on %s", (dialect) => {
     expect(peer.received).toHaveLength(1);
   });
 
+  it("refuses at send time a recipient that refuseRecipient names, without contacting the server", async () => {
+    const { id } = await enqueueTestEmail(db(), "suppressed-since");
+    const mailer = worker({ refuseRecipient: async () => "Not sent: the address is on the suppression list" });
+    expect(await mailer.runOnce()).toBe(1);
+    expect(await outboxRow(db(), id)).toMatchObject({
+      status: "failed",
+      last_error: "Not sent: the address is on the suppression list",
+      sent_at: null,
+    });
+    expect(peer.received).toHaveLength(0);
+  });
+
   it("retries while the SMTP server is down and delivers once it is back", async () => {
     const down = await startSmtpPeer();
     const port = down.port;

@@ -1,6 +1,7 @@
 import { ArrowRight, Mail, ShieldCheck } from "lucide-react";
 import { data, Link } from "react-router";
 import { safeHref } from "~/components/public/external";
+import { NewsletterForm } from "~/components/public/newsletter-form";
 import { publicPageMeta } from "~/components/public/page-meta";
 import { handleThemeAction } from "~/components/theme/theme-action";
 import { buttonClasses } from "~/components/ui/button";
@@ -70,6 +71,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
 
       {home.newsletterVisible && (
         <section
+          id="newsletter"
           aria-labelledby="newsletter-title"
           data-testid="newsletter-section"
           className="mt-12 rounded-xl border border-line bg-surface-raised p-6 sm:p-10"
@@ -84,6 +86,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
                 New chapters, tips and resources, delivered by email when they are published. No spam, unsubscribe at
                 any time.
               </p>
+              <NewsletterForm />
             </div>
           </div>
         </section>

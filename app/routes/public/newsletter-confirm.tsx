@@ -1,9 +1,126 @@
+import { CircleAlert, CircleCheck } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Form, Link } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
+import { Button, buttonClasses } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { confirmSubscription } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-confirm";
 
-export const meta: Route.MetaFunction = () => [{ title: pageTitle("Confirm subscription") }];
+/**
+ * /newsletter/confirm?token=…: mail scanners open links, so showing the page changes
+ * nothing. The confirmation is a POST: made at once by the page when JavaScript runs,
+ * by the button otherwise (to this route's action).
+ */
 
-export default function NewsletterConfirmPage() {
-  return <PageTitle>Confirm subscription</PageTitle>;
+const MISSING_TOKEN = "Invalid confirmation link. Please check your email and try again.";
+const FAILURE = "Failed to confirm subscription. Please try again.";
+const NETWORK_ERROR = "An error occurred. Please try again later.";
+
+export const meta: Route.MetaFunction = () => [
+  { title: pageTitle("Confirm subscription") },
+  { name: "robots", content: "noindex" },
+];
+
+export function loader({ request }: Route.LoaderArgs) {
+  return { token: new URL(request.url).searchParams.get("token")?.trim() || null };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const token = (await request.formData()).get("token");
+  if (typeof token !== "string" || token.trim() === "" || token.length > 500) {
+    return { success: false as const, error: MISSING_TOKEN };
+  }
+  const result = await confirmSubscription(services.db, services, token.trim());
+  if (!result.success) return { success: false as const, error: result.error };
+  if (!result.alreadyConfirmed) services.mail.wake();
+  return { success: true as const };
+}
+
+type ConfirmState = { kind: "ready" } | { kind: "loading" } | { kind: "success" } | { kind: "error"; message: string };
+
+export default function NewsletterConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { token } = loaderData;
+  const [state, setState] = useState<ConfirmState>(() =>
+    actionData
+      ? actionData.success
+        ? { kind: "success" }
+        : { kind: "error", message: actionData.error || FAILURE }
+      : token
+        ? { kind: "ready" }
+        : { kind: "error", message: MISSING_TOKEN },
+  );
+
+  useEffect(() => {
+    if (!token || actionData) return;
+    let cancelled = false;
+    setState({ kind: "loading" });
+    fetch("/api/newsletter/confirm", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ token }),
+    })
+      .then(async (response) => {
+        const body = (await response.json().catch(() => null)) as { success?: boolean; error?: string } | null;
+        if (cancelled) return;
+        setState(
+          response.ok && body?.success ? { kind: "success" } : { kind: "error", message: body?.error || FAILURE },
+        );
+      })
+      .catch(() => {
+        if (!cancelled) setState({ kind: "error", message: NETWORK_ERROR });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token, actionData]);
+
+  return (
+    <div className="mx-auto max-w-xl py-8 text-center" data-testid="newsletter-confirm" data-state={state.kind}>
+      <PageTitle>Confirm subscription</PageTitle>
+      <div className="mt-8">
+        {state.kind === "ready" && (
+          <Form method="post" className="flex flex-col items-center gap-4">
+            <p className="text-fg-muted">Press the button to confirm your subscription to the newsletter.</p>
+            <input type="hidden" name="token" value={token ?? ""} />
+            <Button type="submit" data-testid="confirm-button">
+              Confirm subscription
+            </Button>
+          </Form>
+        )}
+        {state.kind === "loading" && (
+          <div className="flex flex-col items-center gap-3">
+            <Spinner label="Confirming your subscription…" className="size-8" />
+            <p className="text-fg-muted">Confirming your subscription…</p>
+          </div>
+        )}
+        {state.kind === "success" && (
+          <div role="status" className="flex flex-col items-center gap-4" data-testid="confirm-success">
+            <CircleCheck aria-hidden="true" className="size-10 text-accent" />
+            <p className="text-lg font-semibold text-fg">
+              Your subscription has been confirmed! Welcome to Premier Updates
+            </p>
+            <p className="text-fg-muted">
+              You will receive instant notifications by email whenever new projects, tips and resources are published.
+            </p>
+            <Link to="/" className={buttonClasses("primary")}>
+              Return to Home
+            </Link>
+          </div>
+        )}
+        {state.kind === "error" && (
+          <div role="alert" className="flex flex-col items-center gap-4" data-testid="confirm-error">
+            <CircleAlert aria-hidden="true" className="size-10 text-danger" />
+            <p className="text-fg">{state.message}</p>
+            <Link to="/" className={buttonClasses("secondary")}>
+              Return to Home
+            </Link>
+          </div>
+        )}
+      </div>
+    </div>
+  );
 }

@@ -1,9 +1,84 @@
+import { CircleAlert, CircleCheck } from "lucide-react";
+import { Link, useFetcher } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
+import { Button, buttonClasses } from "~/components/ui/button";
+import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { unsubscribeWithToken } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-unsubscribe";
 
-export const meta: Route.MetaFunction = () => [{ title: pageTitle("Unsubscribe") }];
+/**
+ * /newsletter/unsubscribe?token=…: asks first (Unsubscribe / Keep Subscription); the
+ * Unsubscribe button posts to this route's action, with or without JavaScript.
+ */
 
-export default function NewsletterUnsubscribePage() {
-  return <PageTitle>Unsubscribe</PageTitle>;
+export const meta: Route.MetaFunction = () => [
+  { title: pageTitle("Unsubscribe") },
+  { name: "robots", content: "noindex" },
+];
+
+export function loader({ request }: Route.LoaderArgs) {
+  return { token: new URL(request.url).searchParams.get("token")?.trim() || null };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const token = (await request.formData()).get("token");
+  if (typeof token !== "string" || token.trim() === "" || token.length > 500) return { success: false };
+  const result = await unsubscribeWithToken(services.db, services.secret, token.trim());
+  return { success: result.success };
+}
+
+export default function NewsletterUnsubscribePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { token } = loaderData;
+  const fetcher = useFetcher<typeof action>();
+  const result = fetcher.data ?? actionData;
+  const state = !token ? "invalid" : result?.success ? "success" : fetcher.state !== "idle" ? "pending" : "idle";
+
+  return (
+    <div className="mx-auto max-w-xl py-8 text-center" data-testid="newsletter-unsubscribe" data-state={state}>
+      {state === "invalid" && (
+        <div className="flex flex-col items-center gap-4">
+          <CircleAlert aria-hidden="true" className="size-10 text-danger" />
+          <PageTitle>Invalid Link</PageTitle>
+          <p className="text-fg-muted">This unsubscribe link is invalid. Please check your email and try again.</p>
+          <Link to="/" className={buttonClasses("secondary")}>
+            Return to Home
+          </Link>
+        </div>
+      )}
+      {(state === "idle" || state === "pending") && (
+        <div className="flex flex-col items-center gap-4">
+          <PageTitle>Unsubscribe</PageTitle>
+          <p className="text-fg-muted">Are you sure you want to unsubscribe from the newsletter?</p>
+          <fetcher.Form method="post" className="flex flex-wrap justify-center gap-3">
+            <input type="hidden" name="token" value={token ?? ""} />
+            <Button type="submit" variant="danger" disabled={state === "pending"} data-testid="unsubscribe-button">
+              {state === "pending" ? "Unsubscribing..." : "Unsubscribe"}
+            </Button>
+            <Link to="/" className={buttonClasses("secondary")} data-testid="keep-subscription">
+              Keep Subscription
+            </Link>
+          </fetcher.Form>
+          {result && !result.success && (
+            <p role="alert" className="text-danger" data-testid="unsubscribe-error">
+              Failed to unsubscribe.
+            </p>
+          )}
+        </div>
+      )}
+      {state === "success" && (
+        <div role="status" className="flex flex-col items-center gap-4" data-testid="unsubscribe-success">
+          <CircleCheck aria-hidden="true" className="size-10 text-accent" />
+          <PageTitle>Unsubscribed Successfully</PageTitle>
+          <p className="text-fg-muted">
+            You will no longer receive emails from us. You can subscribe again at any time from the website.
+          </p>
+          <Link to="/" className={buttonClasses("primary")}>
+            Return to Home
+          </Link>
+        </div>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,200 @@
+import { z } from "zod";
+import type { AppServices } from "../../app/context.ts";
+import { CLIENT_IP_HEADER } from "../auth/auth.ts";
+import { recordBounce } from "./bounces.ts";
+import { hitLimit } from "./request-limits.ts";
+import {
+  type ConsentSource,
+  confirmSubscription,
+  subscribe,
+  UNSUBSCRIBED_MESSAGE,
+  unsubscribeWithToken,
+} from "./subscribers.ts";
+import { bounceWebhookSecret, safeEqual } from "./tokens.ts";
+
+/**
+ * The HTTP side of the newsletter API (app/routes/api/newsletter-*.ts call these):
+ * every input checked with zod, bad input → 400 JSON with a clear message.
+ */
+
+export type NewsletterServices = Pick<AppServices, "db" | "config" | "secret" | "mail" | "logger">;
+
+export const SUBSCRIBE_SUCCESS_MESSAGE = "Please check your email to confirm your subscription";
+export const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
+export const SUBSCRIBE_FAILURE_MESSAGE = "Failed to subscribe. Please try again.";
+export const BOUNCE_SECRET_HEADER = "x-bastion-webhook-secret";
+
+export const SUBSCRIBE_LIMITS = {
+  perIp: { limit: 10, windowMs: 15 * 60 * 1000 },
+  perAddress: { limit: 5, windowMs: 60 * 60 * 1000 },
+};
+
+const NO_STORE = { "Cache-Control": "no-store" };
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
+
+const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email())
+  .transform((value) => value.toLowerCase());
+
+class BadRequest extends Error {}
+
+function isForm(request: Request): boolean {
+  const type = request.headers.get("content-type") ?? "";
+  return type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
+}
+
+/** The body as a plain object: JSON, or form fields. Unreadable → BadRequest. */
+async function readBody(request: Request): Promise<Record<string, unknown>> {
+  try {
+    if (isForm(request)) return Object.fromEntries((await request.formData()).entries());
+    const text = await request.text();
+    if (text.trim() === "") return {};
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new BadRequest();
+    return value as Record<string, unknown>;
+  } catch {
+    throw new BadRequest("The request body must be a JSON object.");
+  }
+}
+
+export const clientIp = (request: Request) => request.headers.get(CLIENT_IP_HEADER)?.trim() || "unknown";
+
+export type SubscribeAnswer =
+  | { status: 200; code: "success"; message: string }
+  | { status: 400; code: "invalid"; message: string }
+  | { status: 429; code: "rate-limited"; message: string; retryAfterSeconds: number };
+
+const subscribeBody = z.object({
+  email: z.unknown().optional(),
+  website: z.unknown().optional(),
+});
+
+/** The subscribe logic shared by the form and the API. */
+export async function subscribeRequest(
+  services: NewsletterServices,
+  fields: Record<string, unknown>,
+  source: ConsentSource,
+  ip: string,
+): Promise<SubscribeAnswer> {
+  const body = subscribeBody.parse(fields);
+  const success = { status: 200, code: "success", message: SUBSCRIBE_SUCCESS_MESSAGE } as const;
+  // The honeypot: bots fill every field. Dropped silently, answered like a success.
+  if (typeof body.website === "string" ? body.website.trim() !== "" : body.website != null) return success;
+  const email = emailSchema.safeParse(body.email);
+  if (!email.success) return { status: 400, code: "invalid", message: INVALID_EMAIL_MESSAGE };
+  for (const [key, rule] of [
+    [`newsletter-subscribe:ip:${ip}`, SUBSCRIBE_LIMITS.perIp],
+    [`newsletter-subscribe:email:${email.data}`, SUBSCRIBE_LIMITS.perAddress],
+  ] as const) {
+    const hit = await hitLimit(services.db, key, rule.limit, rule.windowMs);
+    if (!hit.allowed) {
+      const minutes = Math.ceil(hit.retryAfterSeconds / 60);
+      return {
+        status: 429,
+        code: "rate-limited",
+        message: `Too many subscription attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        retryAfterSeconds: hit.retryAfterSeconds,
+      };
+    }
+  }
+  const outcome = await subscribe(services.db, services, { email: email.data, source, ip });
+  if (outcome === "pending" || outcome === "resent") services.mail.wake();
+  return success;
+}
+
+/** POST /api/newsletter/subscribe: JSON {email} → {success, message}; a form post → 303 back home. */
+export async function handleSubscribe(services: NewsletterServices, request: Request): Promise<Response> {
+  const form = isForm(request);
+  let answer: SubscribeAnswer;
+  try {
+    answer = await subscribeRequest(services, await readBody(request), form ? "form" : "api", clientIp(request));
+  } catch (error) {
+    if (!(error instanceof BadRequest)) throw error;
+    answer = { status: 400, code: "invalid", message: error.message };
+  }
+  if (form) {
+    return new Response(null, {
+      status: 303,
+      headers: { ...NO_STORE, Location: `/?${new URLSearchParams({ newsletter: answer.code })}#newsletter` },
+    });
+  }
+  const headers: Record<string, string> =
+    answer.status === 429 ? { "Retry-After": String(answer.retryAfterSeconds) } : {};
+  return json({ success: answer.status === 200, message: answer.message }, answer.status, headers);
+}
+
+const tokenSchema = z.string().trim().min(1).max(500);
+const MISSING_TOKEN = "A token is required.";
+
+/**
+ * GET /api/newsletter/confirm?token= (the spec's call) and POST {token} (the confirm
+ * page's): {success: true} or 400 {error}. Repeating it changes nothing.
+ */
+export async function handleConfirm(services: NewsletterServices, request: Request): Promise<Response> {
+  let raw: unknown = new URL(request.url).searchParams.get("token");
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    try {
+      raw = (await readBody(request)).token ?? raw;
+    } catch (error) {
+      if (error instanceof BadRequest) return json({ success: false, error: error.message }, 400);
+      throw error;
+    }
+  }
+  const token = tokenSchema.safeParse(raw);
+  if (!token.success) return json({ success: false, error: MISSING_TOKEN }, 400);
+  const result = await confirmSubscription(services.db, services, token.data);
+  if (!result.success) return json(result, 400);
+  if (!result.alreadyConfirmed) services.mail.wake();
+  return json({ success: true });
+}
+
+/**
+ * POST /api/newsletter/unsubscribe: JSON {token} → {success, message}; the RFC 8058
+ * one-click POST (form body `List-Unsubscribe=One-Click`, token in the query) too.
+ */
+export async function handleUnsubscribe(services: NewsletterServices, request: Request): Promise<Response> {
+  let body: Record<string, unknown>;
+  try {
+    body = await readBody(request);
+  } catch (error) {
+    if (error instanceof BadRequest) return json({ success: false, message: error.message }, 400);
+    throw error;
+  }
+  const token = tokenSchema.safeParse(body.token ?? new URL(request.url).searchParams.get("token"));
+  if (!token.success) return json({ success: false, message: MISSING_TOKEN }, 400);
+  const result = await unsubscribeWithToken(services.db, services.secret, token.data);
+  if (!result.success) return json({ success: false, message: result.error }, 400);
+  return json({ success: true, message: UNSUBSCRIBED_MESSAGE });
+}
+
+const bounceBody = z.object({
+  email: emailSchema,
+  type: z.enum(["hard", "soft", "complaint"]),
+  reason: z.string().max(1000).optional().default(""),
+});
+
+/** POST /api/newsletter/webhooks/bounce with the shared secret in x-bastion-webhook-secret. */
+export async function handleBounceWebhook(services: NewsletterServices, request: Request): Promise<Response> {
+  const given = request.headers.get(BOUNCE_SECRET_HEADER) ?? "";
+  if (!safeEqual(given, bounceWebhookSecret(services.secret))) {
+    return json({ success: false, error: "Invalid webhook secret." }, 401);
+  }
+  let fields: Record<string, unknown>;
+  try {
+    fields = await readBody(request);
+  } catch (error) {
+    if (error instanceof BadRequest) return json({ success: false, error: error.message }, 400);
+    throw error;
+  }
+  const parsed = bounceBody.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return json({ success: false, error: `Invalid ${issue?.path.join(".") || "body"}: ${issue?.message}` }, 400);
+  }
+  const suppressed = await recordBounce(services.db, parsed.data);
+  return json({ success: true, suppressed });
+}

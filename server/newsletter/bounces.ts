@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import { BOUNCE_TYPES, type Database } from "../db/schema.ts";
+import { newId } from "../ids.ts";
+import { addSuppression, normalizeEmail } from "./suppression.ts";
+
+/**
+ * Bounces and complaints: a hard bounce or a complaint, or three soft bounces within
+ * 30 days, mark the subscriber `bounced` and put the address on the suppression list.
+ */
+
+export type BounceType = (typeof BOUNCE_TYPES)[number];
+export { BOUNCE_TYPES };
+
+export const SOFT_BOUNCE_LIMIT = 3;
+export const SOFT_BOUNCE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface BounceReport {
+  email: string;
+  type: BounceType;
+  reason?: string;
+}
+
+/** Records the bounce; resolves with whether the address is now suppressed because of it. */
+export async function recordBounce(db: Kysely<Database>, report: BounceReport, now = new Date()): Promise<boolean> {
+  const email = normalizeEmail(report.email);
+  const reason = (report.reason ?? "").trim().slice(0, 1000);
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("newsletter_bounces")
+      .values({ id: newId("bounce"), email, type: report.type, reason, received_at: now.toISOString() })
+      .execute();
+    let suppressionReason: string | null = null;
+    if (report.type === "hard") suppressionReason = `Hard bounce: ${reason}`;
+    else if (report.type === "complaint") suppressionReason = `Complaint: ${reason}`;
+    else {
+      const since = new Date(now.getTime() - SOFT_BOUNCE_WINDOW_MS).toISOString();
+      const row = await trx
+        .selectFrom("newsletter_bounces")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("email", "=", email)
+        .where("type", "=", "soft")
+        .where("received_at", ">=", since)
+        .executeTakeFirstOrThrow();
+      if (Number(row.count) >= SOFT_BOUNCE_LIMIT) suppressionReason = `Repeated soft bounces: ${reason}`;
+    }
+    if (suppressionReason === null) return false;
+    await trx
+      .updateTable("newsletter_subscribers")
+      .set({ status: "bounced", confirmation_token_hash: null, updated_at: now.toISOString() })
+      .where("email", "=", email)
+      .execute();
+    await addSuppression(trx, email, suppressionReason);
+    return true;
+  });
+}
+
+/** For the mail worker's onPermanentFailure: the SMTP server rejected the recipient for good. */
+export async function recordHardBounce(db: Kysely<Database>, email: string, reply: string): Promise<void> {
+  await recordBounce(db, { email, type: "hard", reason: reply });
+}

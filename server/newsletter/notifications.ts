@@ -1,0 +1,296 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, NOTIFICATION_ITEM_TYPES, NotificationsTable } from "../db/schema.ts";
+import { newId } from "../ids.ts";
+import type { Logger } from "../logger.ts";
+import { countEmailsByStatus, enqueueEmail } from "../mail/outbox.ts";
+import { SITE_NAME } from "../site.ts";
+import { renderNotificationEmail } from "./notification-email.ts";
+import { NEWSLETTER_SETTING_DEFAULTS } from "./settings.ts";
+import { oneClickUnsubscribeUrl, unsubscribeUrl } from "./tokens.ts";
+
+/**
+ * The notifications table: one row per published item (UNIQUE(item_type, item_id)),
+ * so re-publishing or editing never emails again. A notification waits a grace period
+ * (unpublishing or deleting within it cancels it), then the scheduler fans it out:
+ * in one transaction it claims the notification (pending → sent, a compare-and-set)
+ * and writes one outbox row per eligible subscriber, keyed `notify:{id}:{subscriber}`.
+ * Several instances may run the scheduler: the claim lets one of them win, and a run
+ * that died before committing left nothing behind, so the next one starts over.
+ */
+
+export const NOTIFICATION_GRACE_MS = 2 * 60_000;
+
+export type NotificationItemType = (typeof NOTIFICATION_ITEM_TYPES)[number];
+export type NotificationRow = Selectable<NotificationsTable>;
+
+/** What the subject calls each kind of item. */
+export const NOTIFICATION_POST_TYPES: Readonly<Record<NotificationItemType, string>> = {
+  chapter: "chapter",
+  tip: "tip",
+  resource: "resource",
+};
+
+export interface NotifiableItem {
+  type: NotificationItemType;
+  id: string;
+  title: string;
+  summary?: string;
+  /** The item's page: a path on the site (resolved against publicOrigin when sending) or an absolute URL. */
+  url: string;
+  imageUrl?: string | null;
+}
+
+/** newsletter_settings.auto_send_enabled, its default when the key is missing. */
+export async function autoSendEnabled(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom("newsletter_settings")
+    .select("setting_value")
+    .where("setting_key", "=", "auto_send_enabled")
+    .executeTakeFirst();
+  return (row?.setting_value ?? NEWSLETTER_SETTING_DEFAULTS.auto_send_enabled) === "true";
+}
+
+/**
+ * Schedules the email about a newly published item, `graceMs` from now, when
+ * automatic notifications are on. Returns the new row, or undefined when they are
+ * off or the item already has a notification (whatever its status).
+ */
+export async function scheduleNotification(
+  db: Kysely<Database>,
+  item: NotifiableItem,
+  options: { graceMs?: number; now?: Date } = {},
+): Promise<NotificationRow | undefined> {
+  if (!(await autoSendEnabled(db))) return undefined;
+  const now = options.now ?? new Date();
+  const graceMs = Math.max(0, options.graceMs ?? NOTIFICATION_GRACE_MS);
+  return db
+    .insertInto("notifications")
+    .values({
+      id: newId("notification"),
+      item_type: item.type,
+      item_id: item.id,
+      title: item.title,
+      summary: item.summary ?? "",
+      url: item.url,
+      image_url: item.imageUrl ?? null,
+      status: "pending",
+      created_at: now.toISOString(),
+      scheduled_for: new Date(now.getTime() + graceMs).toISOString(),
+    })
+    .onConflict((conflict) => conflict.columns(["item_type", "item_id"]).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Cancels the item's notification while it is still in its grace period. Returns
+ * false when there is none to cancel (never scheduled, already sent or cancelled,
+ * or being sent right now: the fan-out's claim and this update exclude each other).
+ */
+export async function cancelNotification(
+  db: Kysely<Database>,
+  item: { type: NotificationItemType; id: string },
+  now = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("notifications")
+    .set({ status: "cancelled" })
+    .where("item_type", "=", item.type)
+    .where("item_id", "=", item.id)
+    .where("status", "=", "pending")
+    .where("scheduled_for", ">", now.toISOString())
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function getNotificationForItem(
+  db: Kysely<Database>,
+  item: { type: NotificationItemType; id: string },
+): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom("notifications")
+    .selectAll()
+    .where("item_type", "=", item.type)
+    .where("item_id", "=", item.id)
+    .executeTakeFirst();
+}
+
+export const notificationKeyPrefix = (notificationId: string) => `notify:${notificationId}:`;
+
+export interface NotificationProgress {
+  /** Waiting or being sent (pending, sending). */
+  queued: number;
+  sent: number;
+  /** Failed for good, or not sent because no SMTP server is configured (both can be retried from the email log). */
+  failed: number;
+}
+
+/** How the emails of one notification are doing, from the outbox. */
+export async function notificationProgress(
+  db: Kysely<Database>,
+  notificationId: string,
+): Promise<NotificationProgress> {
+  const counts = await countEmailsByStatus(db, notificationKeyPrefix(notificationId));
+  return { queued: counts.pending + counts.sending, sent: counts.sent, failed: counts.failed + counts.unsent };
+}
+
+export interface FanOutOptions {
+  config: { publicOrigin: string };
+  /** The server's signing secret: keys the unsubscribe links (tokens.ts). */
+  secret: string;
+  siteName?: string;
+  /** Default: the current time. */
+  now?: Date;
+  /** Notifications handled per run. Default 10. */
+  limit?: number;
+}
+
+export interface FanOutResult {
+  /** Notifications this run claimed and marked sent. */
+  notifications: number;
+  /** Outbox rows it wrote (a re-run after a crash writes none twice). */
+  emails: number;
+}
+
+/** Fans out every due notification (at most `limit`); see the module comment. */
+export async function sendDueNotifications(db: Kysely<Database>, options: FanOutOptions): Promise<FanOutResult> {
+  const now = (options.now ?? new Date()).toISOString();
+  const due = await db
+    .selectFrom("notifications")
+    .select("id")
+    .where("status", "=", "pending")
+    .where("scheduled_for", "<=", now)
+    .orderBy("scheduled_for")
+    .orderBy("id")
+    .limit(Math.max(1, options.limit ?? 10))
+    .execute();
+  const result: FanOutResult = { notifications: 0, emails: 0 };
+  for (const { id } of due) {
+    const emails = await fanOut(db, id, now, options);
+    if (emails === undefined) continue;
+    result.notifications += 1;
+    result.emails += emails;
+  }
+  return result;
+}
+
+/** One notification in one transaction; undefined when another run claimed it first (or it was cancelled). */
+async function fanOut(db: Kysely<Database>, id: string, now: string, options: FanOutOptions) {
+  return db.transaction().execute(async (trx) => {
+    // The claim: of several instances, only one turns this pending row into sent. On
+    // PostgreSQL the others wait for its row lock and then see it is no longer pending.
+    const notification = await trx
+      .updateTable("notifications")
+      .set({ status: "sent", sent_at: now })
+      .where("id", "=", id)
+      .where("status", "=", "pending")
+      .where("scheduled_for", "<=", now)
+      .returningAll()
+      .executeTakeFirst();
+    if (!notification) return undefined;
+
+    // Active, confirmed before the notification existed, and not suppressed (both
+    // tables hold normalized, lower-case addresses: a CHECK constraint, suppression.ts).
+    const subscribers = await trx
+      .selectFrom("newsletter_subscribers as s")
+      .select(["s.id", "s.email"])
+      .where("s.status", "=", "active")
+      .where("s.confirmed_at", "is not", null)
+      .where("s.confirmed_at", "<=", notification.created_at)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom("newsletter_suppressions as x").select("x.id").whereRef("x.email", "=", "s.email"))),
+      )
+      .orderBy("s.id")
+      .execute();
+
+    const siteName = options.siteName ?? SITE_NAME;
+    let created = 0;
+    for (const subscriber of subscribers) {
+      const email = renderNotificationEmail({
+        siteName,
+        publicOrigin: options.config.publicOrigin,
+        postType: NOTIFICATION_POST_TYPES[notification.item_type],
+        title: notification.title,
+        summary: notification.summary,
+        url: notification.url,
+        imageUrl: notification.image_url,
+        unsubscribeUrl: unsubscribeUrl(options.config, options.secret, subscriber.id),
+        oneClickUnsubscribeUrl: oneClickUnsubscribeUrl(options.config, options.secret, subscriber.id),
+      });
+      const result = await enqueueEmail(trx, {
+        idempotencyKey: `${notificationKeyPrefix(notification.id)}${subscriber.id}`,
+        kind: "notification",
+        to: subscriber.email,
+        ...email,
+      });
+      if (result.created) created += 1;
+    }
+    return created;
+  });
+}
+
+export interface NotificationScheduler {
+  /** Fans out what is due now; resolves with the number of emails queued. Runs never overlap. */
+  runOnce(): Promise<number>;
+  /** Waits for the run in progress and stops polling. */
+  stop(): Promise<void>;
+}
+
+export interface NotificationSchedulerOptions extends Omit<FanOutOptions, "now"> {
+  db: Kysely<Database>;
+  logger: Logger;
+  /** Called after a run queued emails: wake the mail worker. */
+  onEmailsQueued?: () => void;
+  /** How often due notifications are looked for. Default 10 s. */
+  pollIntervalMs?: number;
+  /** false: runs only when runOnce() is called (tests). Default true. */
+  autoRun?: boolean;
+}
+
+export function startNotificationScheduler(options: NotificationSchedulerOptions): NotificationScheduler {
+  const { db, onEmailsQueued } = options;
+  const logger = options.logger.child({ component: "notifications" });
+  const pollIntervalMs = options.pollIntervalMs ?? 10_000;
+  let running: Promise<number> = Promise.resolve(0);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const runBatch = async (): Promise<number> => {
+    let emails = 0;
+    // Keep going while a run was cut by its limit.
+    for (;;) {
+      const result = await sendDueNotifications(db, options);
+      emails += result.emails;
+      if (result.emails > 0) onEmailsQueued?.();
+      if (result.notifications > 0) {
+        logger.info({ notifications: result.notifications, emails: result.emails }, "notifications fanned out");
+      }
+      if (result.notifications < (options.limit ?? 10)) return emails;
+    }
+  };
+
+  const runOnce = (): Promise<number> => {
+    running = running.catch(() => 0).then(runBatch);
+    return running;
+  };
+
+  const schedule = () => {
+    if (stopped || options.autoRun === false) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((error: unknown) => logger.error({ err: error }, "notification fan-out failed"))
+        .finally(schedule);
+    }, pollIntervalMs);
+    timer.unref();
+  };
+  schedule();
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running.catch(() => {});
+    },
+  };
+}

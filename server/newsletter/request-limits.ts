@@ -1,0 +1,38 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../db/schema.ts";
+
+/**
+ * A fixed-window rate limiter stored in `request_limits`, so that it holds across
+ * instances. One atomic upsert per hit: a window that has ended starts again at 1.
+ */
+export interface LimitResult {
+  allowed: boolean;
+  /** Seconds until the window ends (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+export async function hitLimit(
+  db: Kysely<Database>,
+  key: string,
+  limit: number,
+  windowMs: number,
+  now: Date = new Date(),
+): Promise<LimitResult> {
+  const nowIso = now.toISOString();
+  const cutoff = new Date(now.getTime() - windowMs).toISOString();
+  const row = await db
+    .insertInto("request_limits")
+    .values({ key, count: 1, window_started_at: nowIso })
+    .onConflict((conflict) =>
+      conflict.column("key").doUpdateSet({
+        count: sql<number>`case when request_limits.window_started_at <= ${cutoff} then 1 else request_limits.count + 1 end`,
+        window_started_at: sql<string>`case when request_limits.window_started_at <= ${cutoff} then excluded.window_started_at else request_limits.window_started_at end`,
+      }),
+    )
+    .returning(["count", "window_started_at"])
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  if (count <= limit) return { allowed: true, retryAfterSeconds: 0 };
+  const endsAt = new Date(row.window_started_at).getTime() + windowMs;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
+}
