@@ -2,11 +2,12 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { type CliCommand, UsageError } from "./command.ts";
 import { databaseCommands } from "./commands/database.ts";
+import { newsletterCommands } from "./commands/newsletter.ts";
 import { userCommands } from "./commands/users.ts";
 
 /** `npm run cli -- <command> [options]`: administration from a terminal. */
 
-const COMMANDS: CliCommand[] = [...databaseCommands, ...userCommands];
+const COMMANDS: CliCommand[] = [...databaseCommands, ...userCommands, ...newsletterCommands];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bounceWebhookSecret } from "../../server/newsletter/tokens.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
 import { runCliInProcess, runScript } from "../helpers/run-script.ts";
 
@@ -88,5 +89,27 @@ describe.each(TEST_DIALECTS)("node cli/main.ts db:migrate on %s", (dialect) => {
     });
     const second = await spawnCli(["db:migrate"], env);
     expect(second).toEqual({ code: 0, stdout: `The ${dialect} database is up to date.\n`, stderr: "" });
+  });
+});
+
+describe("npm run cli -- newsletter:webhook-secret", () => {
+  it("prints the endpoint and the header the bounce webhook checks, derived from AUTH_SECRET", async () => {
+    const saved = { AUTH_SECRET: process.env.AUTH_SECRET, PUBLIC_URL: process.env.PUBLIC_URL };
+    process.env.AUTH_SECRET = "s".repeat(40);
+    process.env.PUBLIC_URL = "https://bastion.example";
+    try {
+      // The same derivation the webhook checks (tests/newsletter cover that it accepts it).
+      const expected = bounceWebhookSecret("s".repeat(40));
+      expect(await runCliInProcess(["newsletter:webhook-secret"])).toEqual({
+        code: 0,
+        stdout: `POST https://bastion.example/api/newsletter/webhooks/bounce\nx-bastion-webhook-secret: ${expected}\n`,
+        stderr: "",
+      });
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
