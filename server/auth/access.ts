@@ -5,7 +5,13 @@ import type { Role } from "./roles.ts";
  * content; site settings, subscriber data and user accounts are for admins only.
  * Prefixes match whole path segments.
  */
-const ADMIN_ONLY_PREFIXES = ["/admin/settings", "/admin/newsletter", "/admin/users", "/api/admin/users"];
+const ADMIN_ONLY_PREFIXES = [
+  "/admin/settings",
+  "/admin/newsletter",
+  "/admin/users",
+  "/api/admin/users",
+  "/api/admin/newsletter",
+];
 
 /**
  * The role a request path needs. React Router's data requests (`/x.data`) count as

@@ -134,6 +134,27 @@ export async function notificationProgress(
   return { queued: counts.pending + counts.sending, sent: counts.sent, failed: counts.failed + counts.unsent };
 }
 
+export type NotificationWithProgress = Pick<
+  NotificationRow,
+  "id" | "item_type" | "title" | "status" | "created_at" | "scheduled_for" | "sent_at"
+> & { progress: NotificationProgress };
+
+/** The most recent notifications (newest first, at most `limit`) with how their emails are doing (the admin's email log). */
+export async function listNotificationsWithProgress(
+  db: Kysely<Database>,
+  options: { limit?: number } = {},
+): Promise<NotificationWithProgress[]> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 20), 1), 100);
+  const rows = await db
+    .selectFrom("notifications")
+    .select(["id", "item_type", "title", "status", "created_at", "scheduled_for", "sent_at"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return Promise.all(rows.map(async (row) => ({ ...row, progress: await notificationProgress(db, row.id) })));
+}
+
 export interface FanOutOptions {
   config: { publicOrigin: string };
   /** The server's signing secret: keys the unsubscribe links (tokens.ts). */

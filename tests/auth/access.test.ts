@@ -15,6 +15,8 @@ describe("requiredRoleForPath", () => {
     ["/admin/Newsletter", "admin"],
     ["/admin/users/someone", "admin"],
     ["/api/admin/users", "admin"],
+    ["/api/admin/newsletter/test-email", "admin"],
+    ["/api/admin/newsletter/export.csv", "admin"],
   ])("%s needs %s", (path, role) => {
     expect(requiredRoleForPath(path)).toBe(role);
   });

@@ -77,6 +77,9 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
   });
+  // A client that dies mid-session (a killed server process) resets its connection:
+  // that is the client's failure to observe, not an error of the peer's.
+  server.on("error", () => {});
   peer.port = (server.server.address() as AddressInfo).port;
   peer.url = `smtp://127.0.0.1:${peer.port}`;
   return peer;

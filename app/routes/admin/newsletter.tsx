@@ -23,6 +23,7 @@ import {
   listSuppressions,
   removeSuppression,
 } from "../../../server/newsletter/admin.ts";
+import { listNotificationsWithProgress } from "../../../server/newsletter/notifications.ts";
 import { resendConfirmation } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter";
 
@@ -72,11 +73,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     case "suppressions":
       return { ...base, suppressions: await listSuppressions(services.db, { page: query.page }) };
     case "emails": {
-      const [emails, counts] = await Promise.all([
+      const [emails, counts, notifications] = await Promise.all([
         listRecentEmails(services.db, { limit: EMAIL_LOG_LIMIT }),
         countEmailsByStatus(services.db),
+        listNotificationsWithProgress(services.db),
       ]);
-      return { ...base, emails, emailCounts: counts };
+      return { ...base, emails, emailCounts: counts, notifications };
     }
   }
 }
@@ -208,7 +210,11 @@ export default function AdminNewsletterPage({ loaderData, actionData }: Route.Co
         />
       )}
       {"emails" in loaderData && loaderData.emails && (
-        <EmailLogTab emails={loaderData.emails} counts={loaderData.emailCounts} />
+        <EmailLogTab
+          emails={loaderData.emails}
+          counts={loaderData.emailCounts}
+          notifications={loaderData.notifications}
+        />
       )}
     </div>
   );

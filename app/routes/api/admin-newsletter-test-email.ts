@@ -1,0 +1,48 @@
+import { servicesContext } from "~/context";
+import { requireApiRole } from "../../../server/auth/guards.ts";
+import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE, TestEmailError } from "../../../server/newsletter/test-email.ts";
+import type { Route } from "./+types/admin-newsletter-test-email";
+
+/**
+ * POST /api/admin/newsletter/test-email (admins only) with the spec's test email
+ * payload {email, post_title, post_summary, post_image, post_url, post_type}:
+ * 200 {success, message}, or 400 {success: false, error}. GET only answers 405.
+ */
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireApiRole(context.get(servicesContext), request, "admin");
+  return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { ...NO_STORE, Allow: "POST" } });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  await requireApiRole(services, request, "admin");
+  let body: unknown;
+  try {
+    const text = await request.text();
+    body = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    return Response.json(
+      { success: false, error: "The request body must be a JSON object." },
+      { status: 400, headers: NO_STORE },
+    );
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    return Response.json(
+      { success: false, error: "The request body must be a JSON object." },
+      { status: 400, headers: NO_STORE },
+    );
+  }
+  try {
+    await sendTestEmail(services.db, services, body);
+  } catch (error) {
+    if (error instanceof TestEmailError) {
+      return Response.json({ success: false, error: error.message }, { status: 400, headers: NO_STORE });
+    }
+    throw error;
+  }
+  services.mail.wake();
+  return Response.json({ success: true, message: TEST_EMAIL_SUCCESS_MESSAGE }, { headers: NO_STORE });
+}

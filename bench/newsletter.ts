@@ -1,0 +1,209 @@
+import type { AddressInfo } from "node:net";
+import nodemailer from "nodemailer";
+import pino from "pino";
+import { SMTPServer } from "smtp-server";
+import { prepareDatabase } from "../server/db/setup.ts";
+import { listRecentEmails } from "../server/mail/outbox.ts";
+import { fromAddress } from "../server/mail/transport.ts";
+import { startMailWorker } from "../server/mail/worker.ts";
+import { notificationProgress, startNotificationScheduler } from "../server/newsletter/notifications.ts";
+import { isSuppressed } from "../server/newsletter/suppression.ts";
+import { SITE_NAME } from "../server/site.ts";
+import { createTestDatabase } from "../tests/helpers/databases.ts";
+
+/**
+ * `npm run bench:newsletter`: one notification to 10,000 active subscribers on a fresh
+ * SQLite database, fanned out by the notification scheduler and sent by the real mail
+ * worker (in this process) to a local SMTP peer (also in this process). In the same
+ * run, the baseline: nodemailer alone sending the same messages over the same kind of
+ * pool (5 connections, 20 in flight, as the worker). Prints messages/second of each and
+ * their ratio (target ≥ 0.8), and the latency of the database reads the admin's
+ * newsletter page does (notification progress, the email log) while the send runs:
+ * no production server is started, so this is what the admin would wait in this
+ * process, event-loop delay included.
+ */
+
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
+const IN_FLIGHT = 20;
+const ORIGIN = "https://bastion.bench";
+const silent = pino({ level: "silent" });
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+async function startCountingPeer() {
+  const state = { count: 0, firstAt: 0, lastAt: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    closeTimeout: 200,
+    onData(stream, _session, callback) {
+      stream.on("data", () => {});
+      stream.on("end", () => {
+        state.count += 1;
+        state.lastAt = performance.now();
+        if (state.count === 1) state.firstAt = state.lastAt;
+        callback();
+      });
+    },
+  });
+  server.on("error", () => {});
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    state,
+    reset: () => Object.assign(state, { count: 0, firstAt: 0, lastAt: 0 }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("bench:newsletter timed out");
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+const database = await createTestDatabase("sqlite");
+const handle = await prepareDatabase(database.config, silent);
+const db = handle.db;
+const peer = await startCountingPeer();
+
+try {
+  // ---- The data set
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+  await db
+    .insertInto("newsletter_settings")
+    .values({ setting_key: "auto_send_enabled", setting_value: "true" })
+    .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: "true" }))
+    .execute();
+  for (let start = 0; start < SUBSCRIBERS; start += 1_000) {
+    const rows = [];
+    for (let index = start; index < Math.min(SUBSCRIBERS, start + 1_000); index++) {
+      const id = String(index).padStart(6, "0");
+      rows.push({
+        id: `sub-${id}`,
+        email: `reader${id}@example.test`,
+        status: "active" as const,
+        confirmed_at: daysAgo(2),
+      });
+    }
+    await db.insertInto("newsletter_subscribers").values(rows).execute();
+  }
+  const notificationId = "notification-bench";
+  await db
+    .insertInto("notifications")
+    .values({
+      id: notificationId,
+      item_type: "chapter",
+      item_id: "chapter-bench",
+      title: "Threat modelling a home lab",
+      summary: "Assets, adversaries and the three controls that matter most.",
+      url: "/projects/threat-modelling",
+      image_url: null,
+      status: "pending",
+      created_at: daysAgo(1),
+      scheduled_for: daysAgo(1),
+    })
+    .execute();
+
+  console.log(`bench:newsletter — ${SUBSCRIBERS} subscribers, one notification, SQLite, local SMTP peer in process`);
+
+  // ---- The worker: fan-out, then the outbox sent by the mail worker
+  const config = { mail: { smtpUrl: peer.url, from: "Bastion <no-reply@bastion.bench>" }, publicOrigin: ORIGIN };
+  const worker = startMailWorker({
+    db,
+    config,
+    logger: silent,
+    refuseRecipient: async (email) => ((await isSuppressed(db, email.to_address)) ? "suppressed" : null),
+  });
+  const scheduler = startNotificationScheduler({
+    db,
+    config,
+    secret: "bench-secret",
+    logger: silent,
+    autoRun: false,
+    onEmailsQueued: () => worker.wake(),
+  });
+
+  const adminLatencies: number[] = [];
+  let sending = true;
+  const admin = (async () => {
+    while (sending) {
+      const begin = performance.now();
+      await notificationProgress(db, notificationId);
+      await listRecentEmails(db, { limit: 50 });
+      adminLatencies.push(performance.now() - begin);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+
+  const started = performance.now();
+  await scheduler.runOnce();
+  const fannedOut = performance.now();
+  await waitFor(() => peer.state.count >= SUBSCRIBERS, 600_000);
+  const workerEnd = peer.state.lastAt;
+  sending = false;
+  await admin;
+  await scheduler.stop();
+  await worker.stop();
+  const progress = await notificationProgress(db, notificationId);
+
+  const fanOutSeconds = (fannedOut - started) / 1000;
+  const workerSeconds = (workerEnd - started) / 1000;
+  const sendSeconds = (workerEnd - fannedOut) / 1000;
+
+  // ---- Baseline: nodemailer alone, the same messages, the same kind of pool, as many in flight
+  const rows = await db
+    .selectFrom("email_outbox")
+    .select(["id", "to_address", "subject", "text_body", "html_body", "headers"])
+    .execute();
+  peer.reset();
+  const transporter = nodemailer.createTransport({ url: peer.url, pool: true });
+  const from = fromAddress(config.mail.from, SITE_NAME);
+  const baselineStarted = performance.now();
+  let next = 0;
+  const sender = async () => {
+    while (next < rows.length) {
+      const row = rows[next++] as (typeof rows)[number];
+      await transporter.sendMail({
+        from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        headers: row.headers,
+        messageId: `<${row.id}@bastion.bench>`,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, sender));
+  const baselineSeconds = (peer.state.lastAt - baselineStarted) / 1000;
+  transporter.close();
+
+  adminLatencies.sort((a, b) => a - b);
+  const rate = (seconds: number) => SUBSCRIBERS / seconds;
+  const baselineRate = rate(baselineSeconds);
+  console.log(`outbox after the send: ${JSON.stringify(progress)}`);
+  console.log(`fan-out (render + enqueue ${rows.length} rows): ${fanOutSeconds.toFixed(2)} s`);
+  console.log(
+    `worker, fan-out included:    ${rate(workerSeconds).toFixed(0).padStart(6)} msg/s  (${workerSeconds.toFixed(2)} s)  ratio ${(rate(workerSeconds) / baselineRate).toFixed(2)}`,
+  );
+  console.log(
+    `worker, send after fan-out:  ${rate(sendSeconds).toFixed(0).padStart(6)} msg/s  (${sendSeconds.toFixed(2)} s)  ratio ${(rate(sendSeconds) / baselineRate).toFixed(2)}  (target ≥ 0.8)`,
+  );
+  console.log(
+    `nodemailer alone (baseline): ${baselineRate.toFixed(0).padStart(6)} msg/s  (${baselineSeconds.toFixed(2)} s)`,
+  );
+  console.log(
+    `admin page reads during the send (notification progress + email log, ${adminLatencies.length} samples): median ${percentile(adminLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(adminLatencies, 0.99).toFixed(1)} ms, max ${(adminLatencies.at(-1) ?? Number.NaN).toFixed(1)} ms`,
+  );
+} finally {
+  await peer.close();
+  await handle.close();
+  await database.drop();
+}

@@ -1,0 +1,302 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserCookies, type SiteWithAccounts, signIn, startSiteWithAccounts } from "../tests/helpers/accounts.ts";
+import {
+  closeBrowser,
+  expectNoAxeViolations,
+  launchBrowser,
+  type TestPage,
+  textOf,
+  withPage,
+} from "./helpers/browser.ts";
+
+/**
+ * The Newsletter Settings tab of /admin/home in a real browser (issue 5, "Admin"): the
+ * counters, saving the settings with and without JavaScript (checked in the
+ * database), the test email (its outbox row), the editor's read-only view (and a
+ * refused save), the test email API, and axe.
+ */
+
+const ACCOUNTS = {
+  admin: { email: "ada@example.com", name: "Ada Lovelace", role: "admin" as const },
+  editor: { email: "eddie@example.com", name: "Eddie Editor", role: "editor" as const },
+};
+type AccountKey = keyof typeof ACCOUNTS;
+
+const recent = new Date(Date.now() - 60_000).toISOString();
+
+let site: SiteWithAccounts;
+let base: string;
+const sessions = {} as Record<AccountKey, string>;
+
+beforeAll(async () => {
+  [site] = await Promise.all([
+    startSiteWithAccounts({
+      dialect: "sqlite",
+      accounts: Object.values(ACCOUNTS),
+      server: { env: { TRUST_PROXY: "true" } },
+      seed: async ({ db }) => {
+        await db
+          .insertInto("newsletter_subscribers")
+          .values([
+            { id: "sub-a", email: "a@example.test", status: "active", subscribed_at: recent },
+            { id: "sub-b", email: "b@example.test", status: "pending", subscribed_at: recent },
+            { id: "sub-c", email: "c@example.test", status: "active", subscribed_at: "2025-01-01T00:00:00.000Z" },
+          ])
+          .execute();
+        await db
+          .insertInto("notifications")
+          .values({
+            id: "notification-1",
+            item_type: "tip",
+            item_id: "tip-1",
+            title: "Harden <SSH>",
+            url: "/blog",
+            status: "sent",
+            scheduled_for: "2026-01-02T10:02:00.000Z",
+            sent_at: "2026-01-02T10:02:05.000Z",
+          })
+          .execute();
+        await db
+          .insertInto("email_outbox")
+          .values(
+            (["sent", "sent", "failed"] as const).map((status, index) => ({
+              id: `email-n-${index}`,
+              idempotency_key: `notify:notification-1:sub-${index}`,
+              kind: "notification",
+              to_address: `n${index}@example.test`,
+              subject: "New tip: Harden <SSH>",
+              html_body: "<p>x</p>",
+              text_body: "x",
+              status,
+            })),
+          )
+          .execute();
+      },
+    }),
+    launchBrowser(),
+  ]);
+  base = site.server.url;
+  for (const [index, key] of (Object.keys(ACCOUNTS) as AccountKey[]).entries()) {
+    sessions[key] = await signIn(base, ACCOUNTS[key].email, { clientIp: `10.0.6.${index + 1}` });
+  }
+});
+
+afterAll(async () => {
+  await closeBrowser();
+  await site?.stop();
+});
+
+async function signedIn(testPage: TestPage, who: AccountKey): Promise<Page> {
+  await testPage.context.addCookies(browserCookies(sessions[who], base));
+  return testPage.page;
+}
+
+async function withDb<T>(work: (db: Awaited<ReturnType<SiteWithAccounts["openDatabase"]>>["db"]) => Promise<T>) {
+  const handle = await site.openDatabase();
+  try {
+    return await work(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+const settings = () =>
+  withDb(async (db) => {
+    const rows = await db.selectFrom("newsletter_settings").select(["setting_key", "setting_value"]).execute();
+    return Object.fromEntries(rows.map((row) => [row.setting_key, row.setting_value]));
+  });
+
+const testEmails = () =>
+  withDb((db) =>
+    db
+      .selectFrom("email_outbox")
+      .select(["to_address", "subject", "html_body", "text_body", "kind"])
+      .where("kind", "=", "newsletter-test")
+      .orderBy("created_at")
+      .execute(),
+  );
+
+/** Waits for running animations and transitions (toasts sliding in) to end, so that axe sees final colours. */
+async function settled(page: Page): Promise<void> {
+  // A cancelled animation (a toast replaced by the next one) rejects `finished`: that one has settled too.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+  );
+}
+
+describe.each([
+  { javaScript: "on", javaScriptEnabled: true },
+  { javaScript: "off", javaScriptEnabled: false },
+])("an admin with JavaScript $javaScript", ({ javaScript, javaScriptEnabled }) => {
+  it("sees the counters and saves the newsletter settings", async () => {
+    await withPage({ javaScriptEnabled }, async (testPage) => {
+      const page = await signedIn(testPage, "admin");
+      const response = await page.goto(`${base}/admin/home`);
+      expect(response?.status()).toBe(200);
+      expect(await textOf(page.getByRole("heading", { level: 2, name: "Newsletter Settings" }))).toBe(
+        "Newsletter Settings",
+      );
+      expect(await textOf(page.getByTestId("stat-total-value"))).toBe("3");
+      expect(await textOf(page.getByTestId("stat-active-value"))).toBe("2");
+      expect(await textOf(page.getByTestId("stat-pending-value"))).toBe("1");
+      expect(await textOf(page.getByTestId("stat-newThisWeek-value"))).toBe("2");
+      await expectNoAxeViolations(page);
+
+      const form = page.getByTestId("newsletter-settings-form");
+      const toggle = form.getByLabel("Automatic post notifications");
+      const wasOn = await toggle.isChecked();
+      await toggle.setChecked(!wasOn);
+      await form.getByLabel("Welcome email subject").fill(`Welcome aboard (${javaScript})`);
+      await form.getByLabel("Welcome email message").fill(`Hello <friend> & welcome (${javaScript}).`);
+      await form.getByRole("button", { name: "Save Newsletter Settings" }).click();
+      await page.getByTestId("form-notice").filter({ hasText: "Setting updated successfully!" }).waitFor();
+      if (javaScriptEnabled) {
+        await page.locator("[data-sonner-toast]").filter({ hasText: "Setting updated successfully!" }).waitFor();
+        await settled(page);
+      }
+      expect(await settings()).toMatchObject({
+        auto_send_enabled: wasOn ? "false" : "true",
+        welcome_email_subject: `Welcome aboard (${javaScript})`,
+        welcome_email_body: `Hello <friend> & welcome (${javaScript}).`,
+      });
+      await page.goto(`${base}/admin/home`);
+      expect(
+        await page.getByTestId("newsletter-settings-form").getByLabel("Automatic post notifications").isChecked(),
+      ).toBe(!wasOn);
+      await expectNoAxeViolations(page);
+    });
+  });
+
+  it("asks for a recipient, then sends a test email", async () => {
+    await withPage({ javaScriptEnabled }, async (testPage) => {
+      const page = await signedIn(testPage, "admin");
+      await page.goto(`${base}/admin/home`);
+      const form = page.getByTestId("test-email-form");
+      await form.getByRole("button", { name: "Send Test Email" }).click();
+      await page.getByTestId("form-error").filter({ hasText: "Please enter a test email address" }).waitFor();
+      expect(await page.getByTestId("test-email-form").getByLabel("Recipient email").getAttribute("aria-invalid")).toBe(
+        "true",
+      );
+      await expectNoAxeViolations(page);
+
+      const before = (await testEmails()).length;
+      const again = page.getByTestId("test-email-form");
+      await again.getByLabel("Recipient email").fill(`Me.${javaScript}@Example.test`);
+      await again.getByLabel("Sample post title").fill("Hardening <SSH>");
+      await again.getByLabel("Sample post summary").fill("Keys & ciphers");
+      await again.getByLabel("Sample post URL").fill("https://example.test/blog/ssh");
+      await again.getByRole("button", { name: "Send Test Email" }).click();
+      await page.getByTestId("form-notice").filter({ hasText: "Test email sent successfully!" }).waitFor();
+      const emails = await testEmails();
+      expect(emails).toHaveLength(before + 1);
+      const email = emails.at(-1);
+      expect(email?.to_address).toBe(`me.${javaScript}@example.test`);
+      expect(email?.subject).toBe("[TEST] New Blog Post: Hardening <SSH>");
+      expect(email?.html_body).toContain("Hardening &lt;SSH&gt;");
+      expect(email?.html_body).toContain("Keys &amp; ciphers");
+      expect(email?.text_body).toContain("Read it now: https://example.test/blog/ssh");
+      if (javaScriptEnabled) {
+        await page.locator("[data-sonner-toast]").filter({ hasText: "Test email sent successfully!" }).waitFor();
+        await settled(page);
+      }
+      await expectNoAxeViolations(page);
+    });
+  });
+});
+
+describe("the email log", () => {
+  it("shows the progress of each notification", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await signedIn(testPage, "admin");
+      await page.goto(`${base}/admin/newsletter?tab=emails`);
+      const row = page.getByTestId("notification-notification-1");
+      const cells = await row.locator("td").allTextContents();
+      expect(cells).toEqual([
+        "Harden <SSH>",
+        "Tip",
+        "Sent",
+        "Jan 2, 2026, 10:02 UTC",
+        "Jan 2, 2026, 10:02 UTC",
+        "0",
+        "2",
+        "1",
+      ]);
+      await expectNoAxeViolations(page);
+    });
+  });
+});
+
+describe("an editor", () => {
+  it("sees the settings read-only and cannot save them", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await signedIn(testPage, "editor");
+      const response = await page.goto(`${base}/admin/home`);
+      expect(response?.status()).toBe(200);
+      expect(await textOf(page.getByTestId("settings-read-only"))).toBe(
+        "Only administrators can change the newsletter settings.",
+      );
+      expect(await page.getByRole("button", { name: "Save Newsletter Settings" }).count()).toBe(0);
+      expect(await page.getByTestId("test-email-form").count()).toBe(0);
+      expect(await page.getByLabel("Welcome email subject").isDisabled()).toBe(true);
+      await expectNoAxeViolations(page);
+    });
+    const before = await settings();
+    const post = (fields: Record<string, string>) =>
+      fetch(`${base}/admin/home`, {
+        method: "POST",
+        headers: { Cookie: sessions.editor, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+        redirect: "manual",
+      });
+    const save = await post({
+      intent: "save-settings",
+      auto_send_enabled: "true",
+      welcome_email_subject: "Hijacked",
+      welcome_email_body: "Hijacked",
+    });
+    expect(save.status).toBe(403);
+    expect((await post({ intent: "send-test-email", email: "x@example.test" })).status).toBe(403);
+    expect(await settings()).toEqual(before);
+  });
+});
+
+describe("POST /api/admin/newsletter/test-email", () => {
+  const call = (body: unknown, cookie?: string) =>
+    fetch(`${base}/api/admin/newsletter/test-email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: base, ...(cookie ? { Cookie: cookie } : {}) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+
+  it("is for admins only", async () => {
+    expect((await call({ email: "x@example.test" })).status).toBe(401);
+    expect((await call({ email: "x@example.test" }, sessions.editor)).status).toBe(403);
+  });
+
+  it("validates the payload with a 400 and a message", async () => {
+    const missing = await call({ post_title: "x" }, sessions.admin);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ success: false, error: "Please enter a test email address" });
+    expect((await call("not json", sessions.admin)).status).toBe(400);
+    expect((await call({ email: "x@example.test", post_url: "javascript:alert(1)" }, sessions.admin)).status).toBe(400);
+  });
+
+  it("queues the test email with the spec's payload", async () => {
+    const response = await call(
+      {
+        email: "api@example.test",
+        post_title: "From the API",
+        post_summary: "Summary",
+        post_image: "",
+        post_url: "https://example.test/blog/api",
+        post_type: "Tip",
+      },
+      sessions.admin,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, message: "Test email sent successfully!" });
+    const email = (await testEmails()).find((row) => row.to_address === "api@example.test");
+    expect(email?.subject).toBe("[TEST] New Tip: From the API");
+  });
+});
