@@ -3,9 +3,9 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, utcDay } from "../server/analytics/days.ts";
 import {
-  browserCookies,
+  addSessionCookies,
   type SiteWithAccounts,
-  signIn,
+  signInEach,
   startSiteWithAccounts,
   TEST_PASSWORD,
 } from "../tests/helpers/accounts.ts";
@@ -52,7 +52,7 @@ const ADMIN_ONLY_ITEMS = ["Newsletter", "Site Settings", "Users"];
 
 let site: SiteWithAccounts;
 let base: string;
-const sessions = {} as Record<AccountKey, string>;
+let sessions: Record<AccountKey, string>;
 
 beforeAll(async () => {
   const today = utcDay(new Date());
@@ -100,11 +100,7 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   base = site.server.url;
-  // Each from its own (proxy-reported) address, so that these sessions leave the browser's
-  // own address all of its sign-in attempts (rate limited per IP).
-  for (const [index, key] of (Object.keys(ACCOUNTS) as AccountKey[]).entries()) {
-    sessions[key] = await signIn(base, ACCOUNTS[key].email, { clientIp: `10.0.0.${index + 1}` });
-  }
+  sessions = await signInEach(base, ACCOUNTS, "10.0.0");
 });
 
 afterAll(async () => {
@@ -113,7 +109,7 @@ afterAll(async () => {
 });
 
 async function signedIn(testPage: TestPage, who: AccountKey): Promise<Page> {
-  await testPage.context.addCookies(browserCookies(sessions[who], base));
+  await addSessionCookies(testPage.context, sessions[who], base);
   return testPage.page;
 }
 

@@ -1,6 +1,11 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserCookies, type SiteWithAccounts, signIn, startSiteWithAccounts } from "../tests/helpers/accounts.ts";
+import {
+  addSessionCookies,
+  type SiteWithAccounts,
+  signInEach,
+  startSiteWithAccounts,
+} from "../tests/helpers/accounts.ts";
 import {
   closeBrowser,
   expectNoAxeViolations,
@@ -27,7 +32,7 @@ const recent = new Date(Date.now() - 60_000).toISOString();
 
 let site: SiteWithAccounts;
 let base: string;
-const sessions = {} as Record<AccountKey, string>;
+let sessions: Record<AccountKey, string>;
 
 beforeAll(async () => {
   [site] = await Promise.all([
@@ -77,9 +82,7 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   base = site.server.url;
-  for (const [index, key] of (Object.keys(ACCOUNTS) as AccountKey[]).entries()) {
-    sessions[key] = await signIn(base, ACCOUNTS[key].email, { clientIp: `10.0.6.${index + 1}` });
-  }
+  sessions = await signInEach(base, ACCOUNTS, "10.0.6");
 });
 
 afterAll(async () => {
@@ -88,7 +91,7 @@ afterAll(async () => {
 });
 
 async function signedIn(testPage: TestPage, who: AccountKey): Promise<Page> {
-  await testPage.context.addCookies(browserCookies(sessions[who], base));
+  await addSessionCookies(testPage.context, sessions[who], base);
   return testPage.page;
 }
 

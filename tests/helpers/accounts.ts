@@ -160,3 +160,30 @@ export function browserCookies(cookieHeader: string, baseUrl: string) {
     };
   });
 }
+
+/**
+ * Signs every account in over HTTP, each from its own proxy-reported address in
+ * `subnet` (e.g. "10.0.5"; the server needs TRUST_PROXY=true), so that these sign-ins
+ * leave the browser's own address all of its attempts (sign-in is rate limited per IP).
+ * Returns each account's Cookie header.
+ */
+export async function signInEach<Key extends string>(
+  base: string,
+  accounts: Record<Key, { email: string }>,
+  subnet: string,
+): Promise<Record<Key, string>> {
+  const sessions = {} as Record<Key, string>;
+  for (const [index, key] of (Object.keys(accounts) as Key[]).entries()) {
+    sessions[key] = await signIn(base, accounts[key].email, { clientIp: `${subnet}.${index + 1}` });
+  }
+  return sessions;
+}
+
+/** Gives a browser context the session of a Cookie header from signIn(). */
+export async function addSessionCookies(
+  context: { addCookies(cookies: ReturnType<typeof browserCookies>): Promise<void> },
+  cookieHeader: string,
+  base: string,
+): Promise<void> {
+  await context.addCookies(browserCookies(cookieHeader, base));
+}
