@@ -69,6 +69,7 @@ beforeAll(async () => {
               id: `email-n-${index}`,
               idempotency_key: `notify:notification-1:sub-${index}`,
               kind: "notification",
+              batch_id: "notification-1",
               to_address: `n${index}@example.test`,
               subject: "New tip: Harden <SSH>",
               html_body: "<p>x</p>",

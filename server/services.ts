@@ -11,7 +11,7 @@ import type { Logger } from "./logger.ts";
 import { startMailWorker } from "./mail/worker.ts";
 import { recordHardBounce } from "./newsletter/bounces.ts";
 import { startNotificationScheduler } from "./newsletter/notifications.ts";
-import { isSuppressed } from "./newsletter/suppression.ts";
+import { refuseSuppressed } from "./newsletter/suppression.ts";
 
 /**
  * Everything long-lived the server needs, created once at start-up in dependency
@@ -55,8 +55,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     logger,
     onPermanentFailure: (email, reply) => recordHardBounce(database.db, email.to_address, reply),
     // Suppression is checked when an email is queued and again here, when it is sent.
-    refuseRecipient: async (email) =>
-      (await isSuppressed(database.db, email.to_address)) ? "Not sent: the address is on the suppression list" : null,
+    refuseRecipients: (emails) => refuseSuppressed(database.db, emails),
   });
   const { auth, close: closeAuth } = createAuthForDatabase(config, database, logger, () => mail.wake());
   try {

@@ -200,6 +200,8 @@ export interface EmailOutboxTable {
   idempotency_key: string;
   /** What the email is (password-reset, invitation, confirmation, notification, …), for the admin's email log. */
   kind: string;
+  /** The batch the email belongs to (a newsletter notification's id), for counting its progress. */
+  batch_id: string | null;
   to_address: string;
   subject: string;
   html_body: string;

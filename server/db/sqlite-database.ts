@@ -15,20 +15,32 @@ export function openSqliteDatabase(file: string): { database: SqliteDatabase; ra
   raw.exec("PRAGMA synchronous = FULL");
   raw.exec("PRAGMA foreign_keys = ON");
 
+  // Kysely prepares every query it runs; parsing and planning the same SQL again is
+  // a large share of a small query's cost, so prepared statements are kept for reuse.
+  const cache = new Map<string, SqliteStatement>();
   const database: SqliteDatabase = {
     close: () => raw.close(),
     prepare(sql: string): SqliteStatement {
+      const cached = cache.get(sql);
+      if (cached) return cached;
       const statement = raw.prepare(sql);
-      return {
+      const prepared: SqliteStatement = {
         reader: statement.columns().length > 0,
         all: (parameters) => statement.all(...toSqliteValues(parameters)),
         run: (parameters) => statement.run(...toSqliteValues(parameters)),
-        iterate: (parameters) => statement.iterate(...toSqliteValues(parameters)),
+        // A streamed read holds its statement open: it gets one of its own.
+        iterate: (parameters) => raw.prepare(sql).iterate(...toSqliteValues(parameters)),
       };
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, prepared);
+      return prepared;
     },
   };
   return { database, raw };
 }
+
+/** Distinct statements kept prepared; the oldest is dropped beyond this. */
+const STATEMENT_CACHE_SIZE = 500;
 
 function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
   return parameters.map((value) => {

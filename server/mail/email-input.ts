@@ -36,6 +36,7 @@ const headersSchema = z.record(z.string(), z.string()).superRefine((headers, con
 const newEmailSchema = z.object({
   idempotencyKey: z.string().min(1).max(500),
   kind: z.string().min(1).max(100),
+  batchId: z.string().min(1).max(200).optional(),
   to: z.email({ message: "The recipient must be an email address" }),
   subject: z
     .string()

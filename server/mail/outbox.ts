@@ -29,6 +29,7 @@ export async function enqueueEmail(db: Kysely<Database>, email: NewEmail): Promi
       id: newId("email"),
       idempotency_key: input.idempotencyKey,
       kind: input.kind,
+      batch_id: input.batchId ?? null,
       to_address: input.to,
       subject: input.subject,
       html_body: input.html,
@@ -51,7 +52,7 @@ export async function enqueueEmail(db: Kysely<Database>, email: NewEmail): Promi
 // ---------------------------------------------------------------------------
 // Admin: the email log
 
-export type EmailLogEntry = Omit<OutboxRow, "html_body" | "text_body" | "headers" | "idempotency_key">;
+export type EmailLogEntry = Omit<OutboxRow, "html_body" | "text_body" | "headers" | "idempotency_key" | "batch_id">;
 
 const LOG_COLUMNS = [
   "id",
@@ -91,21 +92,16 @@ export async function listRecentEmails(
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }
 
-/** Rows per status, all of them or those whose idempotency key starts with `keyPrefix` (e.g. `notify:{id}:`). */
+/** Rows per status, all of them or those of one batch (read from the batch's index). */
 export async function countEmailsByStatus(
   db: Kysely<Database>,
-  keyPrefix?: string,
+  batchId?: string,
 ): Promise<Record<OutboxStatus, number>> {
   let query = db
     .selectFrom("email_outbox")
     .select((eb) => ["status", eb.fn.countAll<number>().as("count")])
     .groupBy("status");
-  // substr rather than LIKE: no wildcard escaping, same meaning on both databases.
-  if (keyPrefix) {
-    query = query.where((eb) =>
-      eb(eb.fn("substr", ["idempotency_key", eb.lit(1), eb.val(keyPrefix.length)]), "=", keyPrefix),
-    );
-  }
+  if (batchId !== undefined) query = query.where("batch_id", "=", batchId);
   const counts: Record<OutboxStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0, unsent: 0 };
   for (const row of await query.execute()) counts[row.status] = Number(row.count);
   return counts;
@@ -144,18 +140,39 @@ export async function claimDueEmails(
   options: { now: string; leaseMs: number; limit: number },
 ): Promise<{ rows: ClaimedEmail[]; more: boolean }> {
   const { now, limit } = options;
+  // The claim's re-check, written as a CASE so that no index can serve it: the UPDATE
+  // then finds its rows by primary key instead of walking every due row of the index.
   const due = (eb: ExpressionBuilder<Database, "email_outbox">) =>
-    eb.or([
-      eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]),
-      eb.and([eb("status", "=", "sending"), eb("lease_expires_at", "<=", now)]),
-    ]);
-  const candidates = await db
+    eb
+      .case()
+      .when("status", "=", "pending")
+      .then(eb("next_attempt_at", "<=", now))
+      .when("status", "=", "sending")
+      .then(eb("lease_expires_at", "<=", now))
+      .else(eb.lit(false))
+      .end();
+  // Two index range scans rather than one OR, which would sort every due row: rows of
+  // a crashed worker first (there are few), then pending rows in the index's order.
+  const expired = await db
     .selectFrom("email_outbox")
     .select("id")
-    .where(due)
+    .where("status", "=", "sending")
+    .where("lease_expires_at", "<=", now)
     .orderBy("next_attempt_at")
     .limit(limit)
     .execute();
+  const pending =
+    expired.length < limit
+      ? await db
+          .selectFrom("email_outbox")
+          .select("id")
+          .where("status", "=", "pending")
+          .where("next_attempt_at", "<=", now)
+          .orderBy("next_attempt_at")
+          .limit(limit - expired.length)
+          .execute()
+      : [];
+  const candidates = [...expired, ...pending];
   if (candidates.length === 0) return { rows: [], more: false };
 
   const lease = new Date(Math.max(Date.now(), Date.parse(now)) + options.leaseMs).toISOString();
@@ -173,36 +190,102 @@ export async function claimDueEmails(
   return { rows: rows as ClaimedEmail[], more: candidates.length === limit };
 }
 
-/**
- * Ends a claim. Matching the lease value makes it a compare-and-set: a worker whose
- * lease expired and was taken over writes nothing (returns false).
- */
-async function finishClaim(
-  db: Kysely<Database>,
-  row: ClaimedEmail,
-  values: Updateable<EmailOutboxTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable("email_outbox")
-    .set({ ...values, lease_expires_at: null })
-    .where("id", "=", row.id)
-    .where("status", "=", "sending")
-    .where("lease_expires_at", "=", row.lease_expires_at)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/** How a claim ends. */
+export type ClaimOutcome =
+  | { status: "sent"; messageId: string }
+  | { status: "retry"; error: string; nextAttemptAt: string }
+  | { status: "failed"; error: string }
+  | { status: "unsent"; reason: string }
+  /** Given back before any attempt to send it (the worker stopped): the attempt does not count. */
+  | { status: "released" };
+
+export interface FinishedClaim {
+  row: ClaimedEmail;
+  outcome: ClaimOutcome;
 }
 
-export const markSent = (db: Kysely<Database>, row: ClaimedEmail, messageId: string) =>
-  finishClaim(db, row, { status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null });
+/** The row's new values for every outcome but "sent", which finishClaims records per batch. */
+function outcomeValues(
+  row: ClaimedEmail,
+  outcome: Exclude<ClaimOutcome, { status: "sent" }>,
+): Updateable<EmailOutboxTable> {
+  switch (outcome.status) {
+    case "retry":
+      return { status: "pending", last_error: truncate(outcome.error), next_attempt_at: outcome.nextAttemptAt };
+    case "failed":
+      return { status: "failed", last_error: truncate(outcome.error) };
+    case "unsent":
+      return { status: "unsent", last_error: outcome.reason };
+    case "released":
+      return { status: "pending", attempts: Math.max(0, row.attempts - 1), next_attempt_at: nowIso() };
+  }
+}
 
-export const markForRetry = (db: Kysely<Database>, row: ClaimedEmail, error: string, nextAttemptAt: string) =>
-  finishClaim(db, row, { status: "pending", last_error: truncate(error), next_attempt_at: nextAttemptAt });
+/**
+ * Ends claims, all in one transaction (one commit, so one fsync on SQLite, for a whole
+ * batch of sends). Matching the lease value makes each write a compare-and-set: a
+ * worker whose lease expired and was taken over writes nothing for that row (false
+ * at its index in the result). Sent emails, nearly all of them, are recorded with
+ * one statement per lease (per claimed batch) rather than one per email.
+ */
+export async function finishClaims(db: Kysely<Database>, claims: readonly FinishedClaim[]): Promise<boolean[]> {
+  if (claims.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    const recordedIds = new Set<string>();
+    const sentByLease = new Map<string, { id: string; messageId: string }[]>();
+    for (const { row, outcome } of claims) {
+      if (outcome.status === "sent") {
+        const group = sentByLease.get(row.lease_expires_at) ?? [];
+        group.push({ id: row.id, messageId: outcome.messageId });
+        sentByLease.set(row.lease_expires_at, group);
+        continue;
+      }
+      const result = await trx
+        .updateTable("email_outbox")
+        .set({ ...outcomeValues(row, outcome), lease_expires_at: null })
+        .where("id", "=", row.id)
+        .where("status", "=", "sending")
+        .where("lease_expires_at", "=", row.lease_expires_at)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) recordedIds.add(row.id);
+    }
+    for (const [lease, sent] of sentByLease) {
+      for (let start = 0; start < sent.length; start += SENT_PER_STATEMENT) {
+        const chunk = sent.slice(start, start + SENT_PER_STATEMENT);
+        const updated = await trx
+          .updateTable("email_outbox")
+          .set((eb) => {
+            let messageId = eb
+              .case("id")
+              .when(chunk[0]?.id ?? "")
+              .then(chunk[0]?.messageId ?? "");
+            for (const email of chunk.slice(1)) messageId = messageId.when(email.id).then(email.messageId);
+            return {
+              status: "sent",
+              sent_at: nowIso(),
+              message_id: messageId.end(),
+              last_error: null,
+              lease_expires_at: null,
+            };
+          })
+          .where(
+            "id",
+            "in",
+            chunk.map((email) => email.id),
+          )
+          .where("status", "=", "sending")
+          .where("lease_expires_at", "=", lease)
+          .returning("id")
+          .execute();
+        for (const { id } of updated) recordedIds.add(id);
+      }
+    }
+    return claims.map(({ row }) => recordedIds.has(row.id));
+  });
+}
 
-export const markFailed = (db: Kysely<Database>, row: ClaimedEmail, error: string) =>
-  finishClaim(db, row, { status: "failed", last_error: truncate(error) });
-
-export const markUnsent = (db: Kysely<Database>, row: ClaimedEmail, reason: string) =>
-  finishClaim(db, row, { status: "unsent", last_error: reason });
+/** Sent emails per UPDATE: two parameters each in the CASE, one in the IN list. */
+const SENT_PER_STATEMENT = 200;
 
 function truncate(text: string): string {
   return text.length > 1000 ? `${text.slice(0, 999)}…` : text;

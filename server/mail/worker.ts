@@ -3,11 +3,10 @@ import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import {
   type ClaimedEmail,
+  type ClaimOutcome,
   claimDueEmails,
-  markFailed,
-  markForRetry,
-  markSent,
-  markUnsent,
+  type FinishedClaim,
+  finishClaims,
   type OutboxRow,
 } from "./outbox.ts";
 import { classifySendError, createMailTransport, type MailSettings } from "./transport.ts";
@@ -35,7 +34,12 @@ export interface MailWorkerOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   /** Emails in flight at once (the pool has 5 connections). Default 20. */
-  batchSize?: number;
+  concurrency?: number;
+  /**
+   * Rows claimed per query, then sent `concurrency` at a time: one claim and one
+   * commit of outcomes per batch rather than per email. Default 100.
+   */
+  claimSize?: number;
   /** Display name of From when MAIL_FROM has none. */
   siteName?: string;
   /** false: runs only when runOnce() is called (tests, CLI). Default true. */
@@ -47,10 +51,11 @@ export interface MailWorkerOptions {
    */
   onPermanentFailure?: (email: OutboxRow, reply: string) => Promise<void> | void;
   /**
-   * Asked right before sending: a reason not to send (an address suppressed since the
-   * email was queued) marks the row failed with that reason instead.
+   * Asked for each claimed batch, right before sending it: the emails not to send (an
+   * address suppressed since the email was queued), by row id, with the reason that
+   * marks each of them failed instead.
    */
-  refuseRecipient?: (email: OutboxRow) => Promise<string | null>;
+  refuseRecipients?: (emails: readonly OutboxRow[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 export interface MailWorker {
@@ -84,8 +89,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const maxAttempts = options.maxAttempts ?? 8;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const retryMaxMs = options.retryMaxMs ?? 3_600_000;
-  const batchSize = Math.max(1, options.batchSize ?? 20);
+  const concurrency = Math.max(1, options.concurrency ?? 20);
+  const claimSize = Math.max(concurrency, options.claimSize ?? 200);
   const transport = createMailTransport(config, options.siteName);
+  const outcomes = createOutcomeRecorder(db, logger);
 
   let stopping = false;
   let stopped: Promise<void> | undefined;
@@ -94,34 +101,20 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   let timerDueAt = Number.POSITIVE_INFINITY;
 
   async function deliver(email: ClaimedEmail): Promise<void> {
+    if (!transport) {
+      outcomes.record(email, { status: "unsent", reason: NO_SMTP_REASON });
+      const links = linksIn(email.text_body);
+      logger.info(
+        { emailId: email.id, kind: email.kind, to: email.to_address, subject: email.subject, links },
+        `Email not sent (no SMTP configured): "${email.subject}" to ${email.to_address}${links.length ? ` ${links.join(" ")}` : ""}`,
+      );
+      return;
+    }
     try {
-      const refusal = await options.refuseRecipient?.(email);
-      if (refusal) {
-        await markFailed(db, email, refusal);
-        logger.info({ emailId: email.id, kind: email.kind, to: email.to_address }, `Email not sent: ${refusal}`);
-        return;
-      }
-      if (!transport) {
-        await markUnsent(db, email, NO_SMTP_REASON);
-        const links = linksIn(email.text_body);
-        logger.info(
-          { emailId: email.id, kind: email.kind, to: email.to_address, subject: email.subject, links },
-          `Email not sent (no SMTP configured): "${email.subject}" to ${email.to_address}${links.length ? ` ${links.join(" ")}` : ""}`,
-        );
-        return;
-      }
-      let messageId: string;
-      try {
-        ({ messageId } = await transport.send(email));
-      } catch (error) {
-        await recordFailure(email, error);
-        return;
-      }
-      if (!(await markSent(db, email, messageId))) {
-        logger.warn({ emailId: email.id }, "Email sent after its lease was taken over; it may arrive twice");
-      }
+      const { messageId } = await transport.send(email);
+      outcomes.record(email, { status: "sent", messageId });
     } catch (error) {
-      logger.error({ err: error, emailId: email.id }, "Could not record the outcome of an email");
+      await recordFailure(email, error);
     }
   }
 
@@ -136,66 +129,118 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
           { ...context, err: hookError },
           "Recording a permanent rejection failed; the email will be retried",
         );
-        await retryLater(email, failure.reply);
+        retryLater(email, failure.reply);
         return;
       }
     }
     if (failure.kind !== "temporary") {
-      await markFailed(db, email, failure.reply);
+      outcomes.record(email, { status: "failed", error: failure.reply });
       logger.warn({ ...context, reply: failure.reply }, "Email permanently rejected");
       return;
     }
-    await retryLater(email, failure.reply);
+    retryLater(email, failure.reply);
   }
 
-  async function retryLater(email: ClaimedEmail, reply: string): Promise<void> {
+  function retryLater(email: ClaimedEmail, reply: string): void {
     const context = { emailId: email.id, kind: email.kind, to: email.to_address, attempt: email.attempts, reply };
     if (email.attempts >= maxAttempts) {
-      await markFailed(db, email, reply);
+      outcomes.record(email, { status: "failed", error: reply });
       logger.error(context, `Email failed after ${email.attempts} attempts`);
       return;
     }
     const next = new Date(Date.now() + retryDelayMs(email.attempts, retryBaseMs, retryMaxMs)).toISOString();
-    await markForRetry(db, email, reply, next);
+    outcomes.record(email, { status: "retry", error: reply, nextAttemptAt: next });
     logger.warn({ ...context, nextAttemptAt: next }, "Email not sent; will retry");
   }
 
+  /** Claims a batch and sets aside the emails refuseRecipients names; returns the rest. */
+  async function claimBatch(now: string): Promise<{ rows: ClaimedEmail[]; claimed: number; more: boolean }> {
+    const claim = await claimDueEmails(db, { now, leaseMs, limit: claimSize });
+    const refusals = claim.rows.length && options.refuseRecipients ? await refuseOrRelease(claim.rows) : new Map();
+    const rows: ClaimedEmail[] = [];
+    for (const email of claim.rows) {
+      const refusal = refusals.get(email.id);
+      if (refusal === undefined) {
+        rows.push(email);
+        continue;
+      }
+      outcomes.record(email, { status: "failed", error: refusal });
+      logger.info({ emailId: email.id, kind: email.kind, to: email.to_address }, `Email not sent: ${refusal}`);
+    }
+    return { rows, claimed: claim.rows.length, more: claim.more };
+  }
+
+  /** The refusals for a claimed batch; if they cannot be known, the batch is given back. */
+  async function refuseOrRelease(rows: ClaimedEmail[]): Promise<ReadonlyMap<string, string>> {
+    try {
+      return (await options.refuseRecipients?.(rows)) ?? new Map();
+    } catch (error) {
+      for (const row of rows) outcomes.record(row, { status: "released" });
+      throw error;
+    }
+  }
+
   /**
-   * Keeps up to batchSize sends in flight and claims more when half of them are done.
-   * Rows count as due against the time the run started: a row rescheduled during the
-   * run waits for a later run.
+   * Keeps `concurrency` sends in flight from a local queue of claimed rows: each send
+   * that ends starts the next at once, and the next batch is claimed while the queue
+   * still holds a round of sends. A row that waited in the queue for half its lease
+   * is given back rather than sent late, so that a slow server never lets a lease
+   * expire during a send. Rows count as due against the time the run started: a row
+   * rescheduled during the run waits for a later run.
    */
-  async function drain(): Promise<number> {
+  function drain(): Promise<number> {
     const now = new Date().toISOString();
-    const inFlight = new Set<Promise<void>>();
+    const queue: ClaimedEmail[] = [];
+    let inFlight = 0;
     let handled = 0;
     let more = true;
+    let claiming = false;
     let claimError: unknown;
-    while (true) {
-      if (more && !stopping && inFlight.size <= batchSize / 2) {
-        let claim: Awaited<ReturnType<typeof claimDueEmails>>;
-        try {
-          claim = await claimDueEmails(db, { now, leaseMs, limit: batchSize - inFlight.size });
-        } catch (error) {
-          // Finish the sends already under way (stop() waits for this run), then report.
-          claimError ??= error;
-          claim = { rows: [], more: false };
+    const { promise: done, resolve, reject } = Promise.withResolvers<number>();
+
+    function pump(): void {
+      while (inFlight < concurrency && queue.length > 0) {
+        const email = queue.shift() as ClaimedEmail;
+        if (stopping || Date.parse(email.lease_expires_at) - Date.now() < leaseMs / 2) {
+          outcomes.record(email, { status: "released" });
+          continue;
         }
-        more = claim.more;
-        for (const email of claim.rows) {
-          const sending: Promise<void> = deliver(email).finally(() => inFlight.delete(sending));
-          inFlight.add(sending);
-        }
-        handled += claim.rows.length;
-        // Every candidate went to another worker: there may be more behind them.
-        if (claim.rows.length === 0 && more) continue;
+        inFlight += 1;
+        void deliver(email).finally(() => {
+          inFlight -= 1;
+          pump();
+        });
       }
-      if (inFlight.size === 0) {
-        if (claimError) throw claimError;
-        return handled;
+      if (claiming) return;
+      if (more && !stopping && claimError === undefined && queue.length < concurrency) {
+        claiming = true;
+        claimBatch(now)
+          .then(
+            (batch) => {
+              queue.push(...batch.rows);
+              handled += batch.claimed;
+              // Every candidate went to another worker: there may be more behind them.
+              more = batch.more;
+            },
+            (error: unknown) => {
+              // Finish the sends already under way (stop() waits for this run), then report.
+              claimError = error;
+            },
+          )
+          .finally(() => {
+            claiming = false;
+            pump();
+          });
+        return;
       }
-      await Promise.race(inFlight);
+      // Nothing in flight and nothing claimed: the queue is empty, the run is over.
+      if (inFlight === 0) {
+        outcomes.flush().then(() => (claimError === undefined ? resolve(handled) : reject(claimError)));
+      }
     }
+
+    pump();
+    return done;
   }
 
   function runOnce(): Promise<number> {
@@ -240,5 +285,57 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       stopped ??= tail.then(() => transport?.close());
       return stopped;
     },
+  };
+}
+
+const RECORD_BATCH_SIZE = 200;
+const RECORD_DELAY_MS = 50;
+
+/**
+ * Outcomes are written in batches, at most RECORD_DELAY_MS after the send: one commit
+ * for many emails. If the process dies in between, those rows are sent again once
+ * their lease expires, with the same Message-ID (transport.ts), which receivers use
+ * to drop the duplicate; the same holds for a crash between a send and its record.
+ */
+function createOutcomeRecorder(db: Kysely<Database>, logger: Logger) {
+  let pending: FinishedClaim[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function write(batch: FinishedClaim[]): Promise<void> {
+    try {
+      const recorded = await finishClaims(db, batch);
+      recorded.forEach((ok, index) => {
+        const claim = batch[index];
+        if (!ok && claim?.outcome.status === "sent") {
+          logger.warn({ emailId: claim.row.id }, "Email sent after its lease was taken over; it may arrive twice");
+        }
+      });
+    } catch (error) {
+      logger.error(
+        { err: error, emailIds: batch.map((claim) => claim.row.id) },
+        "Could not record the outcome of emails; they are handled again when their lease expires",
+      );
+    }
+  }
+
+  function flush(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      writing = writing.then(() => write(batch));
+    }
+    return writing;
+  }
+
+  return {
+    record(row: ClaimedEmail, outcome: ClaimOutcome): void {
+      pending.push({ row, outcome });
+      if (pending.length >= RECORD_BATCH_SIZE) void flush();
+      else timer ??= setTimeout(flush, RECORD_DELAY_MS);
+    },
+    flush,
   };
 }

@@ -115,8 +115,6 @@ export async function getNotificationForItem(
     .executeTakeFirst();
 }
 
-export const notificationKeyPrefix = (notificationId: string) => `notify:${notificationId}:`;
-
 export interface NotificationProgress {
   /** Waiting or being sent (pending, sending). */
   queued: number;
@@ -130,7 +128,7 @@ export async function notificationProgress(
   db: Kysely<Database>,
   notificationId: string,
 ): Promise<NotificationProgress> {
-  const counts = await countEmailsByStatus(db, notificationKeyPrefix(notificationId));
+  const counts = await countEmailsByStatus(db, notificationId);
   return { queued: counts.pending + counts.sending, sent: counts.sent, failed: counts.failed + counts.unsent };
 }
 
@@ -239,8 +237,9 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
         oneClickUnsubscribeUrl: oneClickUnsubscribeUrl(options.config, options.secret, subscriber.id),
       });
       const result = await enqueueEmail(trx, {
-        idempotencyKey: `${notificationKeyPrefix(notification.id)}${subscriber.id}`,
+        idempotencyKey: `notify:${notification.id}:${subscriber.id}`,
         kind: "notification",
+        batchId: notification.id,
         to: subscriber.email,
         ...email,
       });

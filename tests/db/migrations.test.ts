@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { BETTER_AUTH_TABLES } from "../../server/db/migrations/better-auth-tables.ts";
+import { migrationsFor } from "../../server/db/migrations/index.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
 
 const APP_TABLES = [
@@ -39,6 +41,8 @@ async function expectViolation(work: Promise<unknown>, constraint: RegExp): Prom
   await expect(work).rejects.toThrow(constraint);
 }
 
+const MIGRATION_NAMES = ["0001-initial-schema", "0002-email-outbox-batch"];
+
 let sequence = 0;
 const nextId = (prefix: string) => `${prefix}-test-${++sequence}`;
 
@@ -61,7 +65,7 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
   });
 
   it("reports the migrations it applied on an empty database", () => {
-    expect(firstRun).toEqual(["0001-initial-schema"]);
+    expect(firstRun).toEqual(MIGRATION_NAMES);
   });
 
   it("creates every table of the data model, and nothing else", async () => {
@@ -104,7 +108,7 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
   it("applies nothing when run a second time", async () => {
     expect(await migrateToLatest(handle.db, handle.dialect)).toEqual([]);
     const recorded = await db.selectFrom("kysely_migration").select("name").execute();
-    expect(recorded).toEqual([{ name: "0001-initial-schema" }]);
+    expect(recorded.map((row) => row.name)).toEqual(MIGRATION_NAMES);
   });
 
   describe("CHECK constraints reject values outside the data model", () => {
@@ -296,5 +300,47 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
         .values({ id: nextId("section"), chapter_id: "chapter-missing", type: "text", content: "x", order_index: 0 })
         .execute(),
     ).rejects.toThrow(/FOREIGN KEY constraint failed|foreign key constraint/i);
+  });
+});
+
+describe.each(TEST_DIALECTS)("0002-email-outbox-batch on %s", (dialect) => {
+  it("gives the notification emails queued before it their notification as batch, and no other row one", async () => {
+    const testDb = await createTestDatabase(dialect);
+    const handle = openDatabase(testDb.config);
+    try {
+      const db = handle.db as Kysely<any>;
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(handle.dialect) } });
+      expect((await migrator.migrateTo("0001-initial-schema")).error).toBeUndefined();
+      const email = (id: string, key: string) => ({
+        id,
+        idempotency_key: key,
+        kind: "notification",
+        to_address: `${id}@example.test`,
+        subject: "New",
+        html_body: "<p>New</p>",
+        text_body: "New",
+      });
+      await db
+        .insertInto("email_outbox")
+        .values([
+          email("e1", "notify:notification-1:sub-1"),
+          email("e2", "notify:notification-1:sub-2"),
+          email("e3", "notify:notification-22:sub-1"),
+          email("e4", "newsletter-confirm:abc"),
+        ])
+        .execute();
+
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0002-email-outbox-batch"]);
+      const rows = await db.selectFrom("email_outbox").select(["id", "batch_id"]).orderBy("id").execute();
+      expect(rows).toEqual([
+        { id: "e1", batch_id: "notification-1" },
+        { id: "e2", batch_id: "notification-1" },
+        { id: "e3", batch_id: "notification-22" },
+        { id: "e4", batch_id: null },
+      ]);
+    } finally {
+      await handle.close();
+      await testDb.drop();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/connection.ts";
 import { createLogger } from "../../server/logger.ts";
-import { claimDueEmails, markSent } from "../../server/mail/outbox.ts";
+import { claimDueEmails, finishClaims } from "../../server/mail/outbox.ts";
 import { type MailWorker, type MailWorkerOptions, NO_SMTP_REASON, startMailWorker } from "../../server/mail/worker.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import {
@@ -120,8 +120,8 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
       const total = 30;
       for (let index = 0; index < total; index++)
         await enqueueTestEmail(db(), `race:${index}`, `r${index}@example.test`);
-      const one = worker({ batchSize: 4 });
-      const two = worker({ db: other.db, batchSize: 4 });
+      const one = worker({ concurrency: 4, claimSize: 4 });
+      const two = worker({ db: other.db, concurrency: 4, claimSize: 4 });
       let handledByOne = 0;
       let handledByTwo = 0;
       for (let round = 0; round < 20; round++) {
@@ -161,7 +161,9 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
     // The crashed instance coming back cannot overwrite the outcome.
     const [stale] = crashed.rows;
     if (!stale) throw new Error("no claim");
-    expect(await markSent(db(), stale, "<stale@bastion.test>")).toBe(false);
+    expect(
+      await finishClaims(db(), [{ row: stale, outcome: { status: "sent", messageId: "<stale@bastion.test>" } }]),
+    ).toEqual([false]);
     expect((await outboxRow(db(), id)).message_id).toBe(row.message_id);
   });
 
@@ -178,6 +180,33 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
 
     await enqueueTestEmail(db(), "after-stop");
     expect(await mailer.runOnce()).toBe(0);
+  });
+
+  it("stop() gives back the claimed emails it has not started, without counting an attempt", async () => {
+    peer.dataDelayMs = 300;
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++) ids.push((await enqueueTestEmail(db(), `queued:${index}`)).id);
+    const mailer = worker({ concurrency: 1, claimSize: 3 });
+    const run = mailer.runOnce();
+    await sleep(100);
+    await mailer.stop();
+    expect(await run).toBe(3);
+    expect(peer.received).toHaveLength(1);
+    const rows = await Promise.all(ids.map((id) => outboxRow(db(), id)));
+    expect(rows.filter((row) => row.status === "sent")).toHaveLength(1);
+    expect(rows.filter((row) => row.status === "pending")).toEqual([
+      expect.objectContaining({ attempts: 0, lease_expires_at: null }),
+      expect.objectContaining({ attempts: 0, lease_expires_at: null }),
+    ]);
+  });
+
+  it("records the outcomes of a whole claimed batch, all sent, at the end of the run", async () => {
+    for (let index = 0; index < 120; index++) await enqueueTestEmail(db(), `batch:${index}`, `b${index}@example.test`);
+    const mailer = worker({ claimSize: 50 });
+    expect(await mailer.runOnce()).toBe(120);
+    expect(peer.received).toHaveLength(120);
+    const statuses = await db().selectFrom("email_outbox").select(["status", "attempts", "message_id"]).execute();
+    expect(statuses.every((row) => row.status === "sent" && row.attempts === 1 && row.message_id)).toBe(true);
   });
 });
 

@@ -101,15 +101,32 @@ describe.each(TEST_DIALECTS)("mail delivery failures on %s", (dialect) => {
     expect(peer.received).toHaveLength(1);
   });
 
-  it("refuses at send time a recipient that refuseRecipient names, without contacting the server", async () => {
-    const { id } = await enqueueTestEmail(db(), "suppressed-since");
-    const mailer = worker({ refuseRecipient: async () => "Not sent: the address is on the suppression list" });
-    expect(await mailer.runOnce()).toBe(1);
-    expect(await outboxRow(db(), id)).toMatchObject({
+  it("refuses at send time the recipients that refuseRecipients names, without contacting the server for them", async () => {
+    const { id: refused } = await enqueueTestEmail(db(), "suppressed-since");
+    const { id: kept } = await enqueueTestEmail(db(), "still-welcome");
+    const mailer = worker({
+      refuseRecipients: async (emails) =>
+        new Map(emails.filter((email) => email.id === refused).map((email) => [email.id, "Not sent: suppressed"])),
+    });
+    expect(await mailer.runOnce()).toBe(2);
+    expect(await outboxRow(db(), refused)).toMatchObject({
       status: "failed",
-      last_error: "Not sent: the address is on the suppression list",
+      last_error: "Not sent: suppressed",
       sent_at: null,
     });
+    expect(await outboxRow(db(), kept)).toMatchObject({ status: "sent" });
+    expect(peer.received).toHaveLength(1);
+  });
+
+  it("gives a claimed batch back, without counting an attempt, when the send-time check fails", async () => {
+    const { id } = await enqueueTestEmail(db(), "check-fails");
+    const mailer = worker({
+      refuseRecipients: async () => {
+        throw new Error("database unavailable");
+      },
+    });
+    await expect(mailer.runOnce()).rejects.toThrow("database unavailable");
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 0, lease_expires_at: null });
     expect(peer.received).toHaveLength(0);
   });
 

@@ -56,7 +56,7 @@ export function enqueueTestEmail(
   db: Kysely<Database>,
   key: string,
   to = "reader@example.test",
-  extra: { headers?: Record<string, string>; subject?: string } = {},
+  extra: { headers?: Record<string, string>; subject?: string; batchId?: string } = {},
 ) {
   const { html, text } = renderEmail({
     siteName: "Bastion",
@@ -74,6 +74,7 @@ export function enqueueTestEmail(
     html,
     text,
     headers: extra.headers,
+    batchId: extra.batchId,
   });
 }
 

@@ -4,8 +4,8 @@ import {
   claimDueEmails,
   countEmailsByStatus,
   enqueueEmail,
+  finishClaims,
   listRecentEmails,
-  markFailed,
   type NewEmail,
   retryEmail,
 } from "../../server/mail/outbox.ts";
@@ -113,7 +113,7 @@ describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
     const claim = await claimDueEmails(db(), { now: new Date().toISOString(), leaseMs: 60_000, limit: 1 });
     const [claimed] = claim.rows;
     if (!claimed) throw new Error("nothing claimed");
-    await markFailed(db(), claimed, "550 No such user");
+    await finishClaims(db(), [{ row: claimed, outcome: { status: "failed", error: "550 No such user" } }]);
 
     const all = await listRecentEmails(db());
     expect(all.map((entry) => entry.id)).toEqual([...ids].reverse());
@@ -133,13 +133,13 @@ describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
     ]);
   });
 
-  it("counts emails per status, for all or for one idempotency key prefix", async () => {
-    await enqueueTestEmail(db(), "notify:n1:s1");
-    await enqueueTestEmail(db(), "notify:n1:s2");
-    await enqueueTestEmail(db(), "notify:n10:s1");
+  it("counts emails per status, for all or for one batch", async () => {
+    await enqueueTestEmail(db(), "notify:n1:s1", undefined, { batchId: "n1" });
+    await enqueueTestEmail(db(), "notify:n1:s2", undefined, { batchId: "n1" });
+    await enqueueTestEmail(db(), "notify:n10:s1", undefined, { batchId: "n10" });
     await enqueueTestEmail(db(), "confirm:s3");
     expect(await countEmailsByStatus(db())).toEqual({ pending: 4, sending: 0, sent: 0, failed: 0, unsent: 0 });
-    expect(await countEmailsByStatus(db(), "notify:n1:")).toEqual({
+    expect(await countEmailsByStatus(db(), "n1")).toEqual({
       pending: 2,
       sending: 0,
       sent: 0,
@@ -155,7 +155,7 @@ describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
     const [claimed] = (await claimDueEmails(db(), { now: new Date().toISOString(), leaseMs: 60_000, limit: 5 })).rows;
     if (!claimed) throw new Error("nothing claimed");
     expect(await retryEmail(db(), id)).toBe(false); // being sent
-    await markFailed(db(), claimed, "452 Mailbox full");
+    await finishClaims(db(), [{ row: claimed, outcome: { status: "failed", error: "452 Mailbox full" } }]);
     expect(await retryEmail(db(), id)).toBe(true);
     expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 0, last_error: null });
   });

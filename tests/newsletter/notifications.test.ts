@@ -113,6 +113,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
         kind: "notification",
         status: "pending",
         idempotency_key: `notify:${notification?.id}:${subscriberId}`,
+        batch_id: notification?.id,
         subject: "New chapter: Hardening <SSH> & more",
       });
       // Headers: RFC 2369 angle brackets around one https URL, RFC 8058 one-click.

@@ -139,6 +139,7 @@ describe.each(TEST_DIALECTS)("the test email on %s", (dialect) => {
           id: `e-${index}`,
           idempotency_key: `notify:n-old:sub-${index}`,
           kind: "notification",
+          batch_id: "n-old",
           to_address: `s${index}@example.test`,
           subject: "New tip: Old tip",
           html_body: "<p>x</p>",

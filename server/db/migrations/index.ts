@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { DialectName } from "../connection.ts";
 import * as initialSchema from "./0001-initial-schema.ts";
+import * as emailOutboxBatch from "./0002-email-outbox-batch.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -11,6 +12,7 @@ interface DialectAwareMigration {
 /** Every migration, in order. Names sort lexically; never rename or edit a released one. */
 const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0001-initial-schema": initialSchema,
+  "0002-email-outbox-batch": emailOutboxBatch,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */
