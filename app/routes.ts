@@ -9,7 +9,8 @@ export default [
   route("feed.xml", "routes/api/feed.ts"),
   // Admin-only CSV download: a resource route, so it answers 401/403 itself (requireApiRole).
   route("api/admin/newsletter/export.csv", "routes/admin/newsletter.csv.ts"),
-  route("api/admin/newsletter/test-email", "routes/api/admin-newsletter-test-email.ts"),
+  // Admin only (the spec's newsletter-send-test-email call): requireApiRole in the route.
+  route("api/newsletter/test-email", "routes/api/newsletter-test-email.ts"),
   route("api/newsletter/subscribe", "routes/api/newsletter-subscribe.ts"),
   route("api/newsletter/confirm", "routes/api/newsletter-confirm.ts"),
   route("api/newsletter/unsubscribe", "routes/api/newsletter-unsubscribe.ts"),

@@ -265,9 +265,9 @@ describe("an editor", () => {
   });
 });
 
-describe("POST /api/admin/newsletter/test-email", () => {
+describe("POST /api/newsletter/test-email", () => {
   const call = (body: unknown, cookie?: string) =>
-    fetch(`${base}/api/admin/newsletter/test-email`, {
+    fetch(`${base}/api/newsletter/test-email`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: base, ...(cookie ? { Cookie: cookie } : {}) },
       body: typeof body === "string" ? body : JSON.stringify(body),

@@ -41,6 +41,17 @@ const booleanFlag = (name: string) =>
     )
     .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
+/** A duration in (possibly fractional) seconds, between min and max, turned into milliseconds. */
+const seconds = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .default(String(fallback))
+    .refine((value) => /^\d+(\.\d+)?$/.test(value) && Number(value) >= min && Number(value) <= max, {
+      message: `${name} must be a number of seconds between ${min} and ${max}`,
+    })
+    .transform((value) => Math.round(Number(value) * 1000));
+
 const environmentSchema = z.object({
   NODE_ENV: z
     .enum(["production", "development", "test"], { message: "NODE_ENV must be production, development or test" })
@@ -85,6 +96,10 @@ const environmentSchema = z.object({
     .optional()
     .refine((value) => !value || /^smtps?:\/\/[^/]/.test(value), "SMTP_URL must be an smtp:// or smtps:// URL"),
   MAIL_FROM: optionalText,
+  MAIL_POLL_SECONDS: seconds("MAIL_POLL_SECONDS", 5, 0.1, 3600),
+  MAIL_LEASE_SECONDS: seconds("MAIL_LEASE_SECONDS", 120, 1, 86_400),
+  MAIL_RETRY_BASE_SECONDS: seconds("MAIL_RETRY_BASE_SECONDS", 30, 0.1, 3600),
+  NEWSLETTER_POLL_SECONDS: seconds("NEWSLETTER_POLL_SECONDS", 10, 0.1, 3600),
   S3_ENDPOINT: httpUrl("S3_ENDPOINT").optional(),
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
@@ -139,7 +154,18 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     dataDir,
     database,
     authSecret: env.AUTH_SECRET,
-    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM ?? `Bastion <no-reply@${publicUrl.hostname}>` },
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM ?? `Bastion <no-reply@${publicUrl.hostname}>`,
+      /** How often the worker looks for due emails (retries, other instances' rows). */
+      pollIntervalMs: env.MAIL_POLL_SECONDS,
+      /** How long a claim holds before another instance may take the email over. */
+      leaseMs: env.MAIL_LEASE_SECONDS,
+      /** The first retry delay, doubled at each attempt. */
+      retryBaseMs: env.MAIL_RETRY_BASE_SECONDS,
+      /** How often due newsletter notifications are looked for. */
+      notificationPollIntervalMs: env.NEWSLETTER_POLL_SECONDS,
+    },
     s3: env.S3_BUCKET
       ? {
           endpoint: env.S3_ENDPOINT,

@@ -53,6 +53,9 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     db: database.db,
     config,
     logger,
+    pollIntervalMs: config.mail.pollIntervalMs,
+    leaseMs: config.mail.leaseMs,
+    retryBaseMs: config.mail.retryBaseMs,
     onPermanentFailure: (email, reply) => recordHardBounce(database.db, email.to_address, reply),
     // Suppression is checked when an email is queued and again here, when it is sent.
     refuseRecipients: (emails) => refuseSuppressed(database.db, emails),
@@ -75,6 +78,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     config,
     secret: resolveAuthSecret(config),
     logger,
+    pollIntervalMs: config.mail.notificationPollIntervalMs,
     onEmailsQueued: () => mail.wake(),
   });
 

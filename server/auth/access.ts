@@ -11,6 +11,7 @@ const ADMIN_ONLY_PREFIXES = [
   "/admin/users",
   "/api/admin/users",
   "/api/admin/newsletter",
+  "/api/newsletter/test-email",
 ];
 
 /**

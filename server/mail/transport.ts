@@ -16,7 +16,7 @@ export interface MailTransport {
   close(): void;
 }
 
-export type MailSettings = Pick<Config, "mail" | "publicOrigin">;
+export type MailSettings = Pick<Config, "publicOrigin"> & { mail: Pick<Config["mail"], "smtpUrl" | "from"> };
 
 /**
  * Timeouts well under the worker's lease (nodemailer's socket default is 10 minutes):

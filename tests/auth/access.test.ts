@@ -15,7 +15,7 @@ describe("requiredRoleForPath", () => {
     ["/admin/Newsletter", "admin"],
     ["/admin/users/someone", "admin"],
     ["/api/admin/users", "admin"],
-    ["/api/admin/newsletter/test-email", "admin"],
+    ["/api/newsletter/test-email", "admin"],
     ["/api/admin/newsletter/export.csv", "admin"],
   ])("%s needs %s", (path, role) => {
     expect(requiredRoleForPath(path)).toBe(role);

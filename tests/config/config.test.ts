@@ -31,6 +31,27 @@ describe("loadConfig", () => {
     expect(config.admin).toBeUndefined();
     expect(config.s3).toBeUndefined();
     expect(config.mail.smtpUrl).toBeUndefined();
+    expect(config.mail).toMatchObject({
+      pollIntervalMs: 5_000,
+      leaseMs: 120_000,
+      retryBaseMs: 30_000,
+      notificationPollIntervalMs: 10_000,
+    });
+  });
+
+  it("reads the mail worker's intervals in seconds", () => {
+    const config = loadConfig({
+      MAIL_POLL_SECONDS: "0.5",
+      MAIL_LEASE_SECONDS: "30",
+      MAIL_RETRY_BASE_SECONDS: "2",
+      NEWSLETTER_POLL_SECONDS: "1.5",
+    });
+    expect(config.mail).toMatchObject({
+      pollIntervalMs: 500,
+      leaseMs: 30_000,
+      retryBaseMs: 2_000,
+      notificationPollIntervalMs: 1_500,
+    });
   });
 
   it("puts the SQLite file under DATA_DIR", () => {
@@ -101,6 +122,10 @@ describe("loadConfig", () => {
       [{ ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "x" }, "ADMIN_EMAIL must be an email address"],
       [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY must be true or false"],
       [{ SMTP_URL: "http://mail" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
+      [{ MAIL_POLL_SECONDS: "soon" }, "MAIL_POLL_SECONDS must be a number of seconds between 0.1 and 3600"],
+      [{ MAIL_LEASE_SECONDS: "0" }, "MAIL_LEASE_SECONDS must be a number of seconds between 1 and 86400"],
+      [{ MAIL_RETRY_BASE_SECONDS: "-1" }, "MAIL_RETRY_BASE_SECONDS must be a number of seconds between 0.1 and 3600"],
+      [{ NEWSLETTER_POLL_SECONDS: "1e3" }, "NEWSLETTER_POLL_SECONDS must be a number of seconds between 0.1 and 3600"],
       [{ S3_BUCKET: "media" }, "S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY"],
     ])("%o", (env, message) => {
       const actual = configError(env);

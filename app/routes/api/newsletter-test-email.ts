@@ -1,10 +1,10 @@
 import { servicesContext } from "~/context";
 import { requireApiRole } from "../../../server/auth/guards.ts";
 import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE, TestEmailError } from "../../../server/newsletter/test-email.ts";
-import type { Route } from "./+types/admin-newsletter-test-email";
+import type { Route } from "./+types/newsletter-test-email";
 
 /**
- * POST /api/admin/newsletter/test-email (admins only) with the spec's test email
+ * POST /api/newsletter/test-email (admins only) with the spec's test email
  * payload {email, post_title, post_summary, post_image, post_url, post_type}:
  * 200 {success, message}, or 400 {success: false, error}. GET only answers 405.
  */
