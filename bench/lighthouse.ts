@@ -14,7 +14,19 @@ export interface LighthouseScores {
   accessibility: number;
   bestPractices: number;
   seo: number;
+  /** The lab metrics behind the performance score, as Lighthouse displays them (e.g. "1.2 s"). */
+  metrics: string;
+  /** Audits of the four categories that did not pass, by id. */
+  failedAudits: string[];
 }
+
+const METRICS = {
+  FCP: "first-contentful-paint",
+  LCP: "largest-contentful-paint",
+  TBT: "total-blocking-time",
+  CLS: "cumulative-layout-shift",
+  SI: "speed-index",
+};
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
@@ -45,6 +57,14 @@ export async function lighthouseScores(urls: string[]): Promise<LighthouseScores
         accessibility: score("accessibility"),
         bestPractices: score("best-practices"),
         seo: score("seo"),
+        metrics: Object.entries(METRICS)
+          .map(([name, id]) => `${name} ${run.lhr.audits[id]?.displayValue ?? "?"}`)
+          .join(", "),
+        failedAudits: CATEGORIES.flatMap((category) =>
+          (run.lhr.categories[category]?.auditRefs ?? [])
+            .filter((ref) => ref.weight > 0 && (run.lhr.audits[ref.id]?.score ?? 1) < 1)
+            .map((ref) => ref.id),
+        ),
       });
     }
     return results;

@@ -455,6 +455,8 @@ try {
       console.log(
         `${page.padEnd(58)} performance ${result.performance}  accessibility ${result.accessibility}  best practices ${result.bestPractices}  SEO ${result.seo}`,
       );
+      console.log(`${"".padEnd(58)} ${result.metrics}`);
+      if (result.failedAudits.length) console.log(`${"".padEnd(58)} not passed: ${result.failedAudits.join(", ")}`);
     }
   }
   console.log("");
