@@ -1,9 +1,10 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { RouteErrorMessage } from "./components/errors/error-message";
 import { useNonce } from "./components/nonce";
 import { usePageTheme } from "./components/theme/use-theme";
+import { hydratesPage } from "./lib/hydration";
 import { siteMeta } from "./lib/meta";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appStylesHref }];
@@ -15,6 +16,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Public pages carry the visitor's theme (from the cookie, read by the public layout's
   // loader) in the first HTML, so there is no flash; other pages keep the dark default.
   const theme = usePageTheme();
+  // The public content pages are sent without React's scripts (app/lib/hydration.ts).
+  const hydrate = hydratesPage(useMatches());
   return (
     <html lang="en" data-theme={theme}>
       <head>
@@ -25,8 +28,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="bg-surface font-sans text-fg antialiased">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate && <ScrollRestoration nonce={nonce} />}
+        {hydrate && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -61,6 +61,12 @@ const CODE_SAMPLES = [
 const PARAGRAPH =
   "Vulnerability management is a loop, not a project: discover the assets, assess them, prioritise what matters to the business, remediate, and verify that the fix held. Each pass teaches you something about the environment that the last scan missed.";
 
+/** An SVG figure as a data: URI (the CSP allows data: images). */
+function figureDataUri(label: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360"><rect width="640" height="360" fill="#0f172a"/><path d="M40 300 L200 180 L320 240 L480 100 L600 160" fill="none" stroke="#22d3ee" stroke-width="6"/><text x="40" y="60" fill="#e2e8f0" font-family="sans-serif" font-size="28">${label}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
 function sectionFor(chapter: number, index: number) {
   const kind = index % 10;
   if (kind === 0)
@@ -82,7 +88,9 @@ function sectionFor(chapter: number, index: number) {
   if (kind === 5) {
     return {
       type: "image" as const,
-      content: `/media/chapter-${chapter}-figure-${index}.png`,
+      // A small inline SVG: media files are served by the media module, still to come,
+      // and a broken image would cost the page its Lighthouse best-practices score.
+      content: figureDataUri(`Figure ${chapter}.${index}`),
       caption: `Figure ${chapter}.${index}: the dashboard after the first scan`,
       language: null,
     };
@@ -372,6 +380,9 @@ if (!existsSync(path.join(PROJECT_ROOT, "build/server/index.js"))) {
 }
 
 const workDir = mkdtempSync(path.join(tmpdir(), "bastion-bench-web-"));
+// nginx's worker process runs as an unprivileged user when the bench runs as root: it
+// must be able to read the saved pages (mkdtemp makes the folder private).
+chmodSync(workDir, 0o755);
 const dataDir = path.join(workDir, "data");
 mkdirSync(dataDir);
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error" });

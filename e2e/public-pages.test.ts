@@ -571,3 +571,17 @@ describe("reader over HTTP", () => {
     expect(await (await fetch(`${server.url}/projects`)).text()).not.toContain("Secret Draft");
   });
 });
+
+describe("public pages' scripts over HTTP", () => {
+  it("content pages carry no framework script, only the late loader of their own; the newsletter pages are hydrated", async () => {
+    for (const page of ["/", "/projects", "/projects/getting-started", "/blog", "/resources", "/about"]) {
+      const html = await (await fetch(`${server.url}${page}`)).text();
+      expect(html, page).not.toContain('rel="modulepreload"');
+      expect(html, page).not.toMatch(/<script[^>]*type="module"/);
+      expect(html, page).toMatch(/addEventListener\("load",[^<]*\/assets\/public-page-[\w-]+\.js/);
+    }
+    const confirm = await (await fetch(`${server.url}/newsletter/confirm`)).text();
+    expect(confirm).toContain('rel="modulepreload"');
+    expect(confirm).toContain("window.__reactRouterContext");
+  });
+});

@@ -1,8 +1,4 @@
 import { Check, Copy } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-
-/** How long the copy button shows its copied state (spec: 2 seconds). */
-export const COPIED_STATE_MS = 2_000;
 
 export interface CodeBlockProps {
   code: string;
@@ -14,14 +10,19 @@ export interface CodeBlockProps {
 
 /**
  * A code section: Shiki's markup from the server (the only HTML not built by React),
- * an optional caption and, once JavaScript runs, a copy button.
+ * an optional caption and, once JavaScript runs, a copy button (shown for 2 seconds in
+ * its copied state).
  */
 export function CodeBlock({ code, language, caption, html }: CodeBlockProps) {
   return (
-    <figure data-testid="code-block" className="group relative my-6 overflow-hidden rounded-lg border border-line">
+    <figure
+      data-testid="code-block"
+      data-code-block
+      className="group relative my-6 overflow-hidden rounded-lg border border-line"
+    >
       <div className="flex items-center justify-between gap-2 border-b border-line bg-surface-raised px-4 py-1.5">
         <span className="font-mono text-xs text-fg-muted">{language ?? "text"}</span>
-        <CopyButton code={code} />
+        <CopyButton />
       </div>
       {html ? (
         <div
@@ -44,57 +45,28 @@ export function CodeBlock({ code, language, caption, html }: CodeBlockProps) {
   );
 }
 
-function CopyButton({ code }: { code: string }) {
-  // Rendered only once hydrated: without JavaScript the button could do nothing.
-  const [ready, setReady] = useState(false);
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => {
-    setReady(true);
-    return () => clearTimeout(timer.current);
-  }, []);
-  if (!ready) return null;
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(code);
-    } catch {
-      copyWithSelection(code);
-    }
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPIED_STATE_MS);
-  }
-
+/**
+ * Shown only once the page's script runs (the `js` class on <html>, set by
+ * app/enhancements/public-page.js, which does the copying): without JavaScript the
+ * button could do nothing.
+ */
+function CopyButton() {
   return (
     <button
       type="button"
-      onClick={copy}
+      data-copy-code
       data-testid="copy-code"
-      data-copied={copied ? "true" : undefined}
       data-print="hide"
-      className="inline-flex cursor-pointer items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-fg-muted transition-colors hover:bg-surface hover:text-fg"
+      className="hidden cursor-pointer items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-fg-muted transition-colors hover:bg-surface hover:text-fg [.js_&]:inline-flex"
     >
-      {copied ? (
-        <Check aria-hidden="true" className="size-3.5 text-accent" />
-      ) : (
-        <Copy aria-hidden="true" className="size-3.5" />
-      )}
-      <span aria-live="polite">{copied ? "Copied!" : "Copy"}</span>
-      {!copied && <span className="sr-only"> code</span>}
+      <Copy aria-hidden="true" data-copy-idle className="size-3.5" />
+      <Check aria-hidden="true" data-copy-done className="hidden size-3.5 text-accent" />
+      <span aria-live="polite" data-copy-label>
+        Copy
+      </span>
+      <span data-copy-hint className="sr-only">
+        {" code"}
+      </span>
     </button>
   );
-}
-
-/** For browsers without the async clipboard API (or without its permission). */
-function copyWithSelection(text: string) {
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.append(area);
-  area.select();
-  document.execCommand("copy");
-  area.remove();
 }

@@ -9,22 +9,15 @@ const INACTIVE = "text-fg-muted";
 export interface NavLinkListProps {
   items: readonly NavItem[];
   className?: string;
-  /** Also fires for keyboard activation: Enter on a link dispatches a click. */
-  onLinkClick?: () => void;
 }
 
 /** NavLink sets aria-current="page" on the active item itself. */
-export function NavLinkList({ items, className, onLinkClick }: NavLinkListProps) {
+export function NavLinkList({ items, className }: NavLinkListProps) {
   return (
     <ul className={className}>
       {items.map((item) => (
         <li key={item.to}>
-          <NavLink
-            to={item.to}
-            end={item.end}
-            onClick={onLinkClick}
-            className={({ isActive }) => `${BASE} ${isActive ? ACTIVE : INACTIVE}`}
-          >
+          <NavLink to={item.to} end={item.end} className={({ isActive }) => `${BASE} ${isActive ? ACTIVE : INACTIVE}`}>
             {item.label}
           </NavLink>
         </li>

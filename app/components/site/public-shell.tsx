@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { PublicEnhancements } from "./public-enhancements";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 import { SkipLink } from "./skip-link";
@@ -19,6 +20,7 @@ export function PublicShell({ linkedinUrl, year, children }: PublicShellProps) {
         <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">{children}</div>
       </main>
       <SiteFooter linkedinUrl={linkedinUrl} year={year} />
+      <PublicEnhancements />
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import { Monitor, Moon, Sun } from "lucide-react";
-import { type MouseEvent, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { type Theme, themeCookie } from "./theme";
 import { THEME_INTENT } from "./theme-action";
@@ -13,22 +12,13 @@ const OPTIONS: ReadonlyArray<{ theme: Theme; label: string; Icon: typeof Sun }> 
 
 /**
  * Three buttons in a form. Without JavaScript the form posts to the home route's action,
- * which sets the cookie and redirects back; with JavaScript the choice applies at once
- * (the <html> element's data-theme) and the same cookie is written in the browser.
+ * which sets the cookie and redirects back; with JavaScript (app/enhancements/public-page.js)
+ * the choice applies at once (the <html> element's data-theme) and the button's
+ * data-theme-cookie is written in the browser: the cookie the server would set.
  */
 export function ThemeToggle() {
-  const initialTheme = usePageTheme() ?? "system";
+  const theme = usePageTheme() ?? "system";
   const location = useLocation();
-  const [theme, setTheme] = useState(initialTheme);
-  useEffect(() => setTheme(initialTheme), [initialTheme]);
-
-  function choose(event: MouseEvent<HTMLButtonElement>, next: Theme) {
-    event.preventDefault();
-    // biome-ignore lint/suspicious/noDocumentCookie: the same plain cookie the server sets; no library needed.
-    document.cookie = themeCookie(next, window.location.protocol === "https:");
-    document.documentElement.dataset.theme = next;
-    setTheme(next);
-  }
 
   return (
     <form method="post" action="/?index" data-testid="theme-toggle" className="flex items-center">
@@ -45,7 +35,7 @@ export function ThemeToggle() {
             aria-pressed={theme === option}
             title={label}
             data-theme-option={option}
-            onClick={(event) => choose(event, option)}
+            data-theme-cookie={themeCookie(option)}
             className="flex size-8 cursor-pointer items-center justify-center rounded-full text-fg-muted transition-colors hover:text-fg aria-pressed:bg-surface-raised aria-pressed:text-accent"
           >
             <Icon aria-hidden="true" className="size-4" />

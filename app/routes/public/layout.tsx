@@ -3,6 +3,7 @@ import { RouteErrorMessage } from "~/components/errors/error-message";
 import { PublicShell } from "~/components/site/public-shell";
 import { themeFromCookieHeader } from "~/components/theme/theme";
 import { servicesContext } from "~/context";
+import type { HydrationHandle } from "~/lib/hydration";
 import { siteMeta } from "~/lib/meta";
 import { getSiteSettings } from "../../../server/content/site-settings.ts";
 import type { Route } from "./+types/layout";
@@ -19,6 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ error }) => siteMeta(error);
+
+// Complete in their server HTML: sent without React's scripts (app/lib/hydration.ts).
+export const handle: HydrationHandle = { hydrate: false };
 
 export default function PublicLayout({ loaderData }: Route.ComponentProps) {
   return (

@@ -5,6 +5,7 @@ import { PageTitle } from "~/components/site/page-title";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { servicesContext } from "~/context";
+import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
 import { confirmSubscription } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-confirm";
@@ -18,6 +19,9 @@ import type { Route } from "./+types/newsletter-confirm";
 const MISSING_TOKEN = "Invalid confirmation link. Please check your email and try again.";
 const FAILURE = "Failed to confirm subscription. Please try again.";
 const NETWORK_ERROR = "An error occurred. Please try again later.";
+
+// The confirmation is a POST the page makes itself, with its states: React runs here.
+export const handle: HydrationHandle = { hydrate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: pageTitle("Confirm subscription") },

@@ -3,6 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { servicesContext } from "~/context";
+import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
 import { unsubscribeWithToken } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-unsubscribe";
@@ -11,6 +12,9 @@ import type { Route } from "./+types/newsletter-unsubscribe";
  * /newsletter/unsubscribe?token=…: asks first (Unsubscribe / Keep Subscription); the
  * Unsubscribe button posts to this route's action, with or without JavaScript.
  */
+
+// The question, then its outcome, without reloading the page: React runs here.
+export const handle: HydrationHandle = { hydrate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: pageTitle("Unsubscribe") },
