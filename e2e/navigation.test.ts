@@ -8,6 +8,7 @@ import {
   launchBrowser,
   MOBILE_VIEWPORT,
   textOf,
+  waitForPageScript,
   withPage,
 } from "./helpers/browser.ts";
 
@@ -121,6 +122,7 @@ describe.each([
   it("mobile: the menu toggle opens and closes the mobile nav, and its links work", async () => {
     await withPage({ javaScriptEnabled, viewport: MOBILE_VIEWPORT }, async ({ page }) => {
       await page.goto(`${server.url}/`);
+      await waitForPageScript(page);
       const toggle = page.getByTestId("mobile-menu-toggle");
       const mobileNav = page.getByTestId("mobile-nav");
       expect(await page.getByTestId("primary-nav").isVisible(), "primary nav hidden on mobile").toBe(false);

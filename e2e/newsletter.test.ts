@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../server/db/connection.ts";
 import { unsubscribeToken } from "../server/newsletter/tokens.ts";
 import { type RunningServer, startServer } from "../tests/helpers/server.ts";
-import { closeBrowser, expectNoAxeViolations, textOf, withPage } from "./helpers/browser.ts";
+import { closeBrowser, expectNoAxeViolations, textOf, waitForPageScript, withPage } from "./helpers/browser.ts";
 
 /**
  * Issue 5's public newsletter screens in a real browser, with JavaScript on and off:
@@ -44,6 +44,7 @@ async function confirmationToken(email: string): Promise<string> {
 
 async function subscribeOnHome(page: Page, email: string, website = "") {
   await page.goto(`${server.url}/`);
+  await waitForPageScript(page);
   await page.getByTestId("newsletter-email").fill(email);
   if (website) {
     await page.locator('input[name="website"]').evaluate((input, value) => {
@@ -144,6 +145,7 @@ describe("newsletter form with JavaScript", () => {
   it("shows Subscribing... while submitting and validates the address inline", async () => {
     await withPage({ javaScriptEnabled: true }, async ({ page }) => {
       await page.goto(`${server.url}/`);
+      await waitForPageScript(page);
       await page.getByTestId("newsletter-email").fill("not an address");
       await page.getByTestId("newsletter-submit").click();
       expect(await textOf(page.getByTestId("newsletter-message"))).toBe("Please enter a valid email address");
@@ -155,6 +157,23 @@ describe("newsletter form with JavaScript", () => {
       await page.getByTestId("newsletter-submit").click();
       expect(await textOf(page.getByTestId("newsletter-submit"))).toBe("Subscribing...");
       await expect.poll(() => textOf(page.getByTestId("newsletter-message"))).toContain("Please check your email");
+    });
+  });
+
+  it("shows the success message for 6 seconds, then the form is idle again", async () => {
+    await withPage({ javaScriptEnabled: true }, async ({ page }) => {
+      await subscribeOnHome(page, "six-seconds@example.test");
+      const message = page.getByTestId("newsletter-message");
+      await message.waitFor();
+      const shownAt = Date.now();
+      expect(await textOf(message)).toBe("Please check your email to confirm your subscription");
+      expect(await page.getByTestId("newsletter-email").inputValue()).toBe("");
+      await message.waitFor({ state: "detached", timeout: 9_000 });
+      const elapsed = Date.now() - shownAt;
+      expect(elapsed).toBeGreaterThanOrEqual(5_500);
+      expect(elapsed).toBeLessThan(7_500);
+      expect(page.url()).toBe(`${server.url}/`);
+      expect(await textOf(page.getByTestId("newsletter-submit"))).toBe("Subscribe");
     });
   });
 

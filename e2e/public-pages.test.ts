@@ -14,6 +14,7 @@ import {
   launchBrowser,
   MOBILE_VIEWPORT,
   textOf,
+  waitForPageScript,
   withPage,
 } from "./helpers/browser.ts";
 
@@ -479,6 +480,7 @@ describe.each([
   it("theme toggle: the choice applies, persists across pages and is in the first HTML", async () => {
     await withPage({ javaScriptEnabled }, async ({ page, context }) => {
       await page.goto(`${server.url}/blog`);
+      await waitForPageScript(page);
       const theme = () => page.locator("html").getAttribute("data-theme");
       expect(await theme()).toBe("system");
       await page.locator('[data-theme-option="dark"]').click();
@@ -490,6 +492,7 @@ describe.each([
       const response = await page.goto(`${server.url}/about`);
       expect(await response?.text()).toMatch(/<html[^>]*data-theme="dark"/);
       await expectNoAxeViolations(page);
+      await waitForPageScript(page);
 
       await page.locator('[data-theme-option="system"]').click();
       if (!javaScriptEnabled) await page.waitForURL(`${server.url}/about`);

@@ -129,6 +129,16 @@ export async function newPage(options: NewPageOptions = {}): Promise<TestPage> {
 }
 
 /**
+ * Waits for the public pages' script (app/enhancements/public-page.js), which loads
+ * after the page's load event: before it runs, forms and buttons do what they do
+ * without JavaScript. Returns at once on a page without JavaScript.
+ */
+export async function waitForPageScript(page: Page): Promise<void> {
+  if (pagesWithoutJavaScript.has(page)) return;
+  await page.waitForFunction(() => document.documentElement.classList.contains("js"));
+}
+
+/**
  * Runs work on a fresh page, then fails the test if the page threw or broke the
  * Content-Security-Policy meanwhile; the page's context is closed either way.
  */
