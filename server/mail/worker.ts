@@ -37,7 +37,7 @@ export interface MailWorkerOptions {
   concurrency?: number;
   /**
    * Rows claimed per query, then sent `concurrency` at a time: one claim and one
-   * commit of outcomes per batch rather than per email. Default 100.
+   * commit of outcomes per batch rather than per email. Default 200.
    */
   claimSize?: number;
   /** Display name of From when MAIL_FROM has none. */
