@@ -436,7 +436,11 @@ try {
 
   console.log("");
   console.log(`client assets per route (gzip -9; budgets JS ≤ ${JS_BUDGET_KB} KB, CSS ≤ ${CSS_BUDGET_KB} KB)`);
-  for (const page of pages) {
+  // The newsletter pages too: the public pages React hydrates (decision 009).
+  for (const page of ["/newsletter/confirm?token=bench", "/newsletter/unsubscribe?token=bench"]) {
+    htmlByPage.set(page, await (await fetch(`${server.url}${page}`)).text());
+  }
+  for (const page of htmlByPage.keys()) {
     const { js, css } = assetsOf(htmlByPage.get(page) as string);
     const jsSize = gzipKb(js);
     const cssSize = gzipKb(css);
