@@ -4,7 +4,8 @@
  * JavaScript; this script, loaded once the page has loaded, adds what only script
  * can do. Everything is delegated from the document, so markup that React renders
  * later (on the public pages that are hydrated) is enhanced the same way.
- * Plain JavaScript: it is served as it is, with a hashed name (imported with ?url).
+ * Plain JavaScript, type-checked from its JSDoc (tsconfig checkJs): it is served as
+ * it is, with a hashed name (imported with ?url).
  */
 
 const COPIED_STATE_MS = 2000;
