@@ -196,7 +196,10 @@ export type ClaimOutcome =
   | { status: "retry"; error: string; nextAttemptAt: string }
   | { status: "failed"; error: string }
   | { status: "unsent"; reason: string }
-  /** Given back before any attempt to send it (the worker stopped): the attempt does not count. */
+  /**
+   * Given back without a try to send it (the worker stopped, the row waited too long
+   * in the worker's queue, or the send-time check failed): the attempt does not count.
+   */
   | { status: "released" };
 
 export interface FinishedClaim {
@@ -232,7 +235,7 @@ export async function finishClaims(db: Kysely<Database>, claims: readonly Finish
   if (claims.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     const recordedIds = new Set<string>();
-    const sentByLease = new Map<string, { id: string; messageId: string }[]>();
+    const sentByLease = new Map<string, SentEmail[]>();
     for (const { row, outcome } of claims) {
       if (outcome.status === "sent") {
         const group = sentByLease.get(row.lease_expires_at) ?? [];
@@ -251,15 +254,13 @@ export async function finishClaims(db: Kysely<Database>, claims: readonly Finish
     }
     for (const [lease, sent] of sentByLease) {
       for (let start = 0; start < sent.length; start += SENT_PER_STATEMENT) {
-        const chunk = sent.slice(start, start + SENT_PER_STATEMENT);
+        const [first, ...rest] = sent.slice(start, start + SENT_PER_STATEMENT) as [SentEmail, ...SentEmail[]];
         const updated = await trx
           .updateTable("email_outbox")
           .set((eb) => {
-            let messageId = eb
-              .case("id")
-              .when(chunk[0]?.id ?? "")
-              .then(chunk[0]?.messageId ?? "");
-            for (const email of chunk.slice(1)) messageId = messageId.when(email.id).then(email.messageId);
+            // Each row's own Message-ID, in the one statement.
+            let messageId = eb.case("id").when(first.id).then(first.messageId);
+            for (const email of rest) messageId = messageId.when(email.id).then(email.messageId);
             return {
               status: "sent",
               sent_at: nowIso(),
@@ -268,11 +269,7 @@ export async function finishClaims(db: Kysely<Database>, claims: readonly Finish
               lease_expires_at: null,
             };
           })
-          .where(
-            "id",
-            "in",
-            chunk.map((email) => email.id),
-          )
+          .where("id", "in", [first.id, ...rest.map((email) => email.id)])
           .where("status", "=", "sending")
           .where("lease_expires_at", "=", lease)
           .returning("id")
@@ -282,6 +279,11 @@ export async function finishClaims(db: Kysely<Database>, claims: readonly Finish
     }
     return claims.map(({ row }) => recordedIds.has(row.id));
   });
+}
+
+interface SentEmail {
+  id: string;
+  messageId: string;
 }
 
 /** Sent emails per UPDATE: two parameters each in the CASE, one in the IN list. */
