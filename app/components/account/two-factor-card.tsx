@@ -164,68 +164,69 @@ function Enrolment({ enrolment, result }: { enrolment: TotpEnrolment; result: Ac
 }
 
 function TwoFactorOn({ email, result }: { email: string; result: ActionResult }) {
-  const regenerating = usePending("backup-codes");
-  const disabling = usePending("totp-disable");
-  const codes = resultFor(result, "backup-codes");
-  const disable = resultFor(result, "totp-disable");
   return (
     <div className="flex flex-col gap-3">
-      <details className="rounded-md border border-line" open={Boolean(codes && !codes.ok)}>
-        <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-fg">Create new backup codes</summary>
-        <IntentForm
-          intent="backup-codes"
-          className="flex flex-col gap-4 px-4 pb-4"
-          testId="backup-codes-form"
-          aria-label="Create new backup codes"
-        >
-          <p className="text-sm text-fg-muted">New codes replace the old ones, which stop working.</p>
-          <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-          <TextField
-            label="Confirm your password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={codes?.fieldErrors?.password}
-            className="max-w-sm"
-          />
-          <div>
-            <Button type="submit" variant="secondary" disabled={regenerating}>
-              {regenerating ? "Creating…" : "Create new backup codes"}
-            </Button>
-          </div>
-        </IntentForm>
-      </details>
-      <details className="rounded-md border border-line" open={Boolean(disable && !disable.ok)}>
-        <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-fg">
-          Turn off two-factor authentication
-        </summary>
-        <IntentForm
-          intent="totp-disable"
-          className="flex flex-col gap-4 px-4 pb-4"
-          testId="totp-disable-form"
-          aria-label="Turn off two-factor authentication"
-        >
-          <p className="text-sm text-fg-muted">
-            Sign-in will ask for your password only. Your authenticator app and backup codes stop working.
-          </p>
-          <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-          <TextField
-            label="Confirm your password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={disable?.fieldErrors?.password}
-            className="max-w-sm"
-          />
-          <div>
-            <Button type="submit" variant="danger" disabled={disabling}>
-              {disabling ? "Turning off…" : "Turn off two-factor authentication"}
-            </Button>
-          </div>
-        </IntentForm>
-      </details>
+      <PasswordConfirmedAction
+        intent="backup-codes"
+        title="Create new backup codes"
+        explanation="New codes replace the old ones, which stop working."
+        pendingLabel="Creating…"
+        variant="secondary"
+        email={email}
+        result={result}
+      />
+      <PasswordConfirmedAction
+        intent="totp-disable"
+        title="Turn off two-factor authentication"
+        explanation="Sign-in will ask for your password only. Your authenticator app and backup codes stop working."
+        pendingLabel="Turning off…"
+        variant="danger"
+        email={email}
+        result={result}
+      />
     </div>
+  );
+}
+
+/** A disclosure holding a form that asks for the password again; open while its last try failed. */
+function PasswordConfirmedAction(props: {
+  intent: "backup-codes" | "totp-disable";
+  title: string;
+  explanation: string;
+  pendingLabel: string;
+  variant: "secondary" | "danger";
+  email: string;
+  result: ActionResult;
+}) {
+  const { intent, title, email } = props;
+  const pending = usePending(intent);
+  const own = resultFor(props.result, intent);
+  return (
+    <details className="rounded-md border border-line" open={Boolean(own && !own.ok)}>
+      <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-fg">{title}</summary>
+      <IntentForm
+        intent={intent}
+        className="flex flex-col gap-4 px-4 pb-4"
+        testId={`${intent}-form`}
+        aria-label={title}
+      >
+        <p className="text-sm text-fg-muted">{props.explanation}</p>
+        <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
+        <TextField
+          label="Confirm your password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={own?.fieldErrors?.password}
+          className="max-w-sm"
+        />
+        <div>
+          <Button type="submit" variant={props.variant} disabled={pending}>
+            {pending ? props.pendingLabel : title}
+          </Button>
+        </div>
+      </IntentForm>
+    </details>
   );
 }
