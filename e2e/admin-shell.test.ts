@@ -1,24 +1,10 @@
 import { sql } from "kysely";
-import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Locator } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { addDays, utcDay } from "../server/analytics/days.ts";
-import {
-  addSessionCookies,
-  type SiteWithAccounts,
-  signInEach,
-  startSiteWithAccounts,
-  TEST_PASSWORD,
-} from "../tests/helpers/accounts.ts";
-import {
-  closeBrowser,
-  DESKTOP_VIEWPORT,
-  expectNoAxeViolations,
-  launchBrowser,
-  MOBILE_VIEWPORT,
-  type TestPage,
-  textOf,
-  withPage,
-} from "./helpers/browser.ts";
+import { TEST_PASSWORD } from "../tests/helpers/accounts.ts";
+import { DESKTOP_VIEWPORT, expectNoAxeViolations, MOBILE_VIEWPORT, textOf, withPage } from "./helpers/browser.ts";
+import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
  * The admin shell and dashboard in a real browser (issue 3, "Admin shell and
@@ -34,7 +20,6 @@ const ACCOUNTS = {
   /** An admin without a name: greeted as "Admin", shown by email. */
   nameless: { email: "owner@example.com", name: "", role: "admin" as const },
 };
-type AccountKey = keyof typeof ACCOUNTS;
 
 const ALL_ITEMS = [
   "Dashboard",
@@ -50,68 +35,46 @@ const ALL_ITEMS = [
 ];
 const ADMIN_ONLY_ITEMS = ["Newsletter", "Site Settings", "Users"];
 
-let site: SiteWithAccounts;
-let base: string;
-let sessions: Record<AccountKey, string>;
-
-beforeAll(async () => {
-  const today = utcDay(new Date());
-  [site] = await Promise.all([
-    startSiteWithAccounts({
-      dialect: "sqlite",
-      accounts: Object.values(ACCOUNTS),
-      server: { env: { TRUST_PROXY: "true" } },
-      seed: async ({ db }) => {
-        await db
-          .insertInto("chapters")
-          .values([
-            { id: "chapter-1", slug: "one", title: "One", number: 1, order_index: 0, published: true },
-            { id: "chapter-2", slug: "two", title: "Two", number: 2, order_index: 1, published: true },
-            { id: "chapter-3", slug: "three", title: "Three", number: 3, order_index: 2, published: true },
-            { id: "chapter-4", slug: "draft", title: "Draft", number: 4, order_index: 3, published: false },
-          ])
-          .execute();
-        await db
-          .insertInto("tips_resources")
-          .values([
-            { id: "tip-1", category: "AWS", title: "Tip one" },
-            { id: "tip-2", category: "Career", title: "Tip two" },
-          ])
-          .execute();
-        await db
-          .insertInto("resources")
-          .values(
-            [1, 2, 3, 4].map((n) => ({ id: `resource-${n}`, name: `Resource ${n}`, url: `https://example.com/${n}` })),
-          )
-          .execute();
-        await db
-          .insertInto("page_views")
-          .values([
-            { day: today, path: "/", views: 5 },
-            { day: addDays(today, -3), path: "/blog", views: 2 },
-            // In the chart, not in this week.
-            { day: addDays(today, -10), path: "/about", views: 7 },
-            // Older than the chart.
-            { day: addDays(today, -40), path: "/", views: 100 },
-          ])
-          .execute();
-      },
-    }),
-    launchBrowser(),
-  ]);
-  base = site.server.url;
-  sessions = await signInEach(base, ACCOUNTS, "10.0.0");
+const adminSite = setUpSignedInSite({
+  accounts: ACCOUNTS,
+  subnet: "10.0.0",
+  seed: async ({ db }) => {
+    const today = utcDay(new Date());
+    await db
+      .insertInto("chapters")
+      .values([
+        { id: "chapter-1", slug: "one", title: "One", number: 1, order_index: 0, published: true },
+        { id: "chapter-2", slug: "two", title: "Two", number: 2, order_index: 1, published: true },
+        { id: "chapter-3", slug: "three", title: "Three", number: 3, order_index: 2, published: true },
+        { id: "chapter-4", slug: "draft", title: "Draft", number: 4, order_index: 3, published: false },
+      ])
+      .execute();
+    await db
+      .insertInto("tips_resources")
+      .values([
+        { id: "tip-1", category: "AWS", title: "Tip one" },
+        { id: "tip-2", category: "Career", title: "Tip two" },
+      ])
+      .execute();
+    await db
+      .insertInto("resources")
+      .values(
+        [1, 2, 3, 4].map((n) => ({ id: `resource-${n}`, name: `Resource ${n}`, url: `https://example.com/${n}` })),
+      )
+      .execute();
+    await db
+      .insertInto("page_views")
+      .values([
+        { day: today, path: "/", views: 5 },
+        { day: addDays(today, -3), path: "/blog", views: 2 },
+        // In the chart, not in this week.
+        { day: addDays(today, -10), path: "/about", views: 7 },
+        // Older than the chart.
+        { day: addDays(today, -40), path: "/", views: 100 },
+      ])
+      .execute();
+  },
 });
-
-afterAll(async () => {
-  await closeBrowser();
-  await site?.stop();
-});
-
-async function signedIn(testPage: TestPage, who: AccountKey): Promise<Page> {
-  await addSessionCookies(testPage.context, sessions[who], base);
-  return testPage.page;
-}
 
 async function labelsOf(nav: Locator): Promise<string[]> {
   return Promise.all((await nav.getByRole("link").all()).map((link) => textOf(link)));
@@ -127,11 +90,11 @@ describe.each([
 ])("the guard with JavaScript $javaScript", ({ javaScriptEnabled }) => {
   it("sends anonymous visitors to /auth, and back to the page after signing in there", async () => {
     await withPage({ javaScriptEnabled }, async ({ page }) => {
-      await page.goto(`${base}/admin`);
+      await page.goto(`${adminSite.base}/admin`);
       expect(new URL(page.url()).pathname).toBe("/auth");
       expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/admin");
 
-      await page.goto(`${base}/admin/settings`);
+      await page.goto(`${adminSite.base}/admin/settings`);
       expect(new URL(page.url()).pathname).toBe("/auth");
       expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/admin/settings");
 
@@ -147,8 +110,8 @@ describe.each([
 
   it("shows Access Denied to an editor on an admin-only page, keeping the editor's shell", async () => {
     await withPage({ javaScriptEnabled }, async (testPage) => {
-      const page = await signedIn(testPage, "editor");
-      const response = await page.goto(`${base}/admin/settings`);
+      const page = await adminSite.signedIn(testPage, "editor");
+      const response = await page.goto(`${adminSite.base}/admin/settings`);
       expect(response?.status()).toBe(403);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Access Denied");
       expect(await textOf(page.getByTestId("access-denied-reason"))).toBe("Admin privileges are required.");
@@ -164,8 +127,8 @@ describe.each([
 
   it("shows Access Denied to a signed-in user without a role", async () => {
     await withPage({ javaScriptEnabled }, async (testPage) => {
-      const page = await signedIn(testPage, "noRole");
-      const response = await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "noRole");
+      const response = await page.goto(`${adminSite.base}/admin`);
       expect(response?.status()).toBe(403);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Access Denied");
       expect(await textOf(page.getByTestId("access-denied-reason"))).toBe(
@@ -181,8 +144,8 @@ describe.each([
 describe("an admin on a desktop", () => {
   it("sees the full sidebar, the header and the dashboard's real numbers", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      const response = await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      const response = await page.goto(`${adminSite.base}/admin`);
       expect(response?.status()).toBe(200);
 
       const sidebar = page.getByTestId("admin-sidebar");
@@ -235,8 +198,8 @@ describe("an admin on a desktop", () => {
 
   it("shows a spinner while a navigation is pending", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin`);
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => {
         release = resolve;
@@ -255,15 +218,15 @@ describe("an admin on a desktop", () => {
       expect(await textOf(pending)).toBe("Loading page…");
       expect(await page.locator("main").getAttribute("aria-busy")).toBe("true");
       release();
-      await page.waitForURL(`${base}/admin/resources`);
+      await page.waitForURL(`${adminSite.base}/admin/resources`);
       await pending.waitFor({ state: "detached" });
     });
   });
 
   it("opens the account menu from the keyboard", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin`);
       const toggle = page.getByTestId("account-menu-toggle");
       await toggle.focus();
       await page.keyboard.press("Enter");
@@ -281,8 +244,8 @@ describe("an admin on a desktop", () => {
 describe("an editor", () => {
   it("sees the dashboard without admin-only items", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "editor");
-      await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "editor");
+      await page.goto(`${adminSite.base}/admin`);
       expect(await textOf(page.getByTestId("role-label"))).toBe("Editor");
       const sidebar = page.getByTestId("admin-sidebar");
       const labels = await labelsOf(sidebar);
@@ -305,8 +268,8 @@ describe.each([
 ])("the drawer on a small screen with JavaScript $javaScript", ({ javaScriptEnabled }) => {
   it("replaces the sidebar and navigates", async () => {
     await withPage({ javaScriptEnabled, viewport: MOBILE_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin`);
       expect(await page.getByTestId("admin-sidebar").isVisible()).toBe(false);
       const toggle = page.getByTestId("admin-drawer-toggle");
       const drawer = page.getByTestId("admin-drawer-nav");
@@ -321,7 +284,7 @@ describe.each([
       await expectNoAxeViolations(page);
 
       await drawer.getByRole("link", { name: "Projects & Courses" }).click();
-      await page.waitForURL(`${base}/admin/projects`);
+      await page.waitForURL(`${adminSite.base}/admin/projects`);
       await drawer.waitFor({ state: "hidden" });
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Projects & Courses");
 
@@ -346,16 +309,16 @@ describe.each([
 describe("the session", () => {
   it("greets an admin without a name as Admin, and sends them to /auth once the session has ended", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "nameless");
-      await page.goto(`${base}/admin/tips`);
+      const page = await adminSite.signedIn(testPage, "nameless");
+      await page.goto(`${adminSite.base}/admin/tips`);
       await page.getByTestId("admin-sidebar").getByRole("link", { name: "Dashboard" }).click();
       await page.getByRole("heading", { level: 1, name: "Welcome back, Admin" }).waitFor();
       expect(await textOf(page.getByTestId("account-menu-name"))).toBe("owner@example.com");
 
       // The session is revoked elsewhere; the page notices when it is next shown.
-      const database = await site.openDatabase();
+      const database = await adminSite.site.openDatabase();
       try {
-        const user = site.users.get(ACCOUNTS.nameless.email);
+        const user = adminSite.site.users.get(ACCOUNTS.nameless.email);
         await sql`delete from ${sql.table("session")} where ${sql.ref("userId")} = ${user?.id}`.execute(database.db);
       } finally {
         await database.close();
@@ -368,16 +331,16 @@ describe("the session", () => {
 
   it("ends with Sign Out in the account menu", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
-      const page = await signedIn(testPage, "editor");
-      await page.goto(`${base}/admin`);
+      const page = await adminSite.signedIn(testPage, "editor");
+      await page.goto(`${adminSite.base}/admin`);
       await page.getByTestId("account-menu-toggle").click();
       await page.getByTestId("account-menu").getByRole("button", { name: "Sign Out" }).click();
       await page.waitForURL((url) => url.pathname === "/auth");
       await page.getByText("You have been signed out successfully.").first().waitFor();
 
-      await page.goto(`${base}/admin`);
+      await page.goto(`${adminSite.base}/admin`);
       expect(new URL(page.url()).pathname).toBe("/auth");
-      const cookies = await testPage.context.cookies(base);
+      const cookies = await testPage.context.cookies(adminSite.base);
       expect(cookies.find((cookie) => cookie.name.endsWith("session_token"))?.value ?? "").toBe("");
     });
   });

@@ -1,19 +1,7 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addSessionCookies,
-  type SiteWithAccounts,
-  signInEach,
-  startSiteWithAccounts,
-} from "../tests/helpers/accounts.ts";
-import {
-  closeBrowser,
-  expectNoAxeViolations,
-  launchBrowser,
-  type TestPage,
-  textOf,
-  withPage,
-} from "./helpers/browser.ts";
+import { describe, expect, it } from "vitest";
+import { expectNoAxeViolations, textOf, withPage } from "./helpers/browser.ts";
+import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
  * /admin/newsletter in a real browser (issue 5, "Admin"): the counters, the three tabs
@@ -26,86 +14,63 @@ const ACCOUNTS = {
   admin: { email: "ada@example.com", name: "Ada Lovelace", role: "admin" as const },
   editor: { email: "eddie@example.com", name: "Eddie Editor", role: "editor" as const },
 };
-type AccountKey = keyof typeof ACCOUNTS;
 
 const recent = new Date(Date.now() - 60_000).toISOString();
 
-let site: SiteWithAccounts;
-let base: string;
-let sessions: Record<AccountKey, string>;
-
-beforeAll(async () => {
-  [site] = await Promise.all([
-    startSiteWithAccounts({
-      dialect: "sqlite",
-      accounts: Object.values(ACCOUNTS),
-      server: { env: { TRUST_PROXY: "true" } },
-      seed: async ({ db }) => {
-        await db
-          .insertInto("newsletter_subscribers")
-          .values([
-            {
-              id: "sub-ada",
-              email: "ada.reader@example.test",
-              status: "active",
-              subscribed_at: "2026-01-05T10:00:00.000Z",
-              confirmed_at: "2026-01-05T10:05:00.000Z",
-            },
-            { id: "sub-bob", email: "bob@example.test", status: "pending", subscribed_at: recent },
-            {
-              id: "sub-cy",
-              email: "cy@example.test",
-              status: "unsubscribed",
-              subscribed_at: "2025-12-01T00:00:00.000Z",
-            },
-            { id: "sub-dee", email: "dee@example.test", status: "bounced", subscribed_at: "2025-11-11T00:00:00.000Z" },
-            { id: "sub-eve", email: "eve@example.test", status: "active", subscribed_at: recent },
-          ])
-          .execute();
-        await db
-          .insertInto("newsletter_suppressions")
-          .values([
-            {
-              id: "sup-1",
-              email: "dee@example.test",
-              reason: "Hard bounce: 550 no such user",
-              added_at: "2026-02-03T00:00:00.000Z",
-            },
-            { id: "sup-2", email: "spam@example.test", reason: "Complaint", added_at: "2026-02-04T00:00:00.000Z" },
-          ])
-          .execute();
-        await db
-          .insertInto("email_outbox")
-          .values({
-            id: "email-failed",
-            idempotency_key: "test:failed",
-            kind: "newsletter-confirmation",
-            to_address: "failed@example.test",
-            subject: "Confirm",
-            html_body: "<p>Confirm</p>",
-            text_body: "Confirm",
-            status: "failed",
-            attempts: 5,
-            last_error: "421 Try again later",
-          })
-          .execute();
-      },
-    }),
-    launchBrowser(),
-  ]);
-  base = site.server.url;
-  sessions = await signInEach(base, ACCOUNTS, "10.0.5");
+const adminSite = setUpSignedInSite({
+  accounts: ACCOUNTS,
+  subnet: "10.0.5",
+  seed: async ({ db }) => {
+    await db
+      .insertInto("newsletter_subscribers")
+      .values([
+        {
+          id: "sub-ada",
+          email: "ada.reader@example.test",
+          status: "active",
+          subscribed_at: "2026-01-05T10:00:00.000Z",
+          confirmed_at: "2026-01-05T10:05:00.000Z",
+        },
+        { id: "sub-bob", email: "bob@example.test", status: "pending", subscribed_at: recent },
+        {
+          id: "sub-cy",
+          email: "cy@example.test",
+          status: "unsubscribed",
+          subscribed_at: "2025-12-01T00:00:00.000Z",
+        },
+        { id: "sub-dee", email: "dee@example.test", status: "bounced", subscribed_at: "2025-11-11T00:00:00.000Z" },
+        { id: "sub-eve", email: "eve@example.test", status: "active", subscribed_at: recent },
+      ])
+      .execute();
+    await db
+      .insertInto("newsletter_suppressions")
+      .values([
+        {
+          id: "sup-1",
+          email: "dee@example.test",
+          reason: "Hard bounce: 550 no such user",
+          added_at: "2026-02-03T00:00:00.000Z",
+        },
+        { id: "sup-2", email: "spam@example.test", reason: "Complaint", added_at: "2026-02-04T00:00:00.000Z" },
+      ])
+      .execute();
+    await db
+      .insertInto("email_outbox")
+      .values({
+        id: "email-failed",
+        idempotency_key: "test:failed",
+        kind: "newsletter-confirmation",
+        to_address: "failed@example.test",
+        subject: "Confirm",
+        html_body: "<p>Confirm</p>",
+        text_body: "Confirm",
+        status: "failed",
+        attempts: 5,
+        last_error: "421 Try again later",
+      })
+      .execute();
+  },
 });
-
-afterAll(async () => {
-  await closeBrowser();
-  await site?.stop();
-});
-
-async function signedIn(testPage: TestPage, who: AccountKey): Promise<Page> {
-  await addSessionCookies(testPage.context, sessions[who], base);
-  return testPage.page;
-}
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
@@ -117,19 +82,19 @@ async function settled(page: Page): Promise<void> {
 describe("an editor", () => {
   it("gets Access Denied on the newsletter page and its CSV export", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "editor");
-      const response = await page.goto(`${base}/admin/newsletter`);
+      const page = await adminSite.signedIn(testPage, "editor");
+      const response = await page.goto(`${adminSite.base}/admin/newsletter`);
       expect(response?.status()).toBe(403);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Access Denied");
       expect(await textOf(page.getByTestId("access-denied-reason"))).toBe("Admin privileges are required.");
       await expectNoAxeViolations(page);
     });
-    const csv = await fetch(`${base}/api/admin/newsletter/export.csv`, {
-      headers: { Cookie: sessions.editor },
+    const csv = await fetch(`${adminSite.base}/api/admin/newsletter/export.csv`, {
+      headers: { Cookie: adminSite.sessions.editor },
       redirect: "manual",
     });
     expect(csv.status).toBe(403);
-    expect((await fetch(`${base}/api/admin/newsletter/export.csv`)).status).toBe(401);
+    expect((await fetch(`${adminSite.base}/api/admin/newsletter/export.csv`)).status).toBe(401);
   });
 });
 
@@ -139,8 +104,8 @@ describe.each([
 ])("an admin with JavaScript $javaScript", ({ javaScriptEnabled }) => {
   it("sees the counters, the subscribers, and can search, filter and switch tabs", async () => {
     await withPage({ javaScriptEnabled }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      const response = await page.goto(`${base}/admin/newsletter`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      const response = await page.goto(`${adminSite.base}/admin/newsletter`);
       expect(response?.status()).toBe(200);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Newsletter");
       const value = (key: string) => textOf(page.getByTestId(`stat-${key}-value`));
@@ -165,7 +130,7 @@ describe.each([
       await page.getByTestId("subscriber-ada.reader@example.test").waitFor();
       expect(await page.getByTestId("subscribers-table").locator("tbody tr").count()).toBe(1);
 
-      await page.goto(`${base}/admin/newsletter?status=bounced`);
+      await page.goto(`${adminSite.base}/admin/newsletter?status=bounced`);
       expect(await page.getByTestId("subscribers-table").locator("tbody tr").count()).toBe(1);
       expect(await textOf(page.getByTestId("subscribers-table"))).toContain("dee@example.test");
 
@@ -187,8 +152,8 @@ describe.each([
 describe("an admin's actions", () => {
   it("deletes a subscriber after the irreversible-action confirmation, with a toast", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin/newsletter`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin/newsletter`);
       const row = page.getByTestId("subscriber-eve@example.test");
       await row.getByLabel("Delete eve@example.test").click();
       expect(await textOf(row)).toContain("This action is irreversible.");
@@ -203,8 +168,8 @@ describe("an admin's actions", () => {
 
   it("resends a confirmation email to a pending subscriber", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin/newsletter?status=pending`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin/newsletter?status=pending`);
       await page.getByRole("button", { name: "Resend confirmation to bob@example.test" }).click();
       await toast(page, "A new confirmation email has been sent.").waitFor();
       expect(await textOf(toast(page, "A new confirmation email has been sent."))).toContain("Confirmation email sent");
@@ -213,8 +178,8 @@ describe("an admin's actions", () => {
 
   it("removes an address from the suppression list, and adds one by hand", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin/newsletter?tab=suppressions`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin/newsletter?tab=suppressions`);
       const row = page.getByTestId("suppression-spam@example.test");
       await row.getByLabel("Remove spam@example.test from the suppression list").click();
       await row.getByRole("button", { name: "Remove", exact: true }).click();
@@ -235,8 +200,8 @@ describe("an admin's actions", () => {
 
   it("retries a failed email from the log", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin/newsletter?tab=emails`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin/newsletter?tab=emails`);
       await page.getByRole("button", { name: "Retry the email to failed@example.test" }).click();
       await toast(page, "The email will be sent again.").waitFor();
       // Queued again with a fresh count: the worker takes it at once (kept unsent here, without SMTP).
@@ -253,9 +218,13 @@ describe("an admin's actions", () => {
 
   it("refuses an invalid form with a 400 and a message, never a 500", async () => {
     const post = (fields: Record<string, string>) =>
-      fetch(`${base}/admin/newsletter?tab=suppressions`, {
+      fetch(`${adminSite.base}/admin/newsletter?tab=suppressions`, {
         method: "POST",
-        headers: { Cookie: sessions.admin, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        headers: {
+          Cookie: adminSite.sessions.admin,
+          Origin: adminSite.base,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
         body: new URLSearchParams(fields).toString(),
         redirect: "manual",
       });
@@ -267,7 +236,9 @@ describe("an admin's actions", () => {
   });
 
   it("exports the subscribers as CSV", async () => {
-    const response = await fetch(`${base}/api/admin/newsletter/export.csv`, { headers: { Cookie: sessions.admin } });
+    const response = await fetch(`${adminSite.base}/api/admin/newsletter/export.csv`, {
+      headers: { Cookie: adminSite.sessions.admin },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="newsletter-subscribers-/);

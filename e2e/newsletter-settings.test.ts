@@ -1,19 +1,8 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addSessionCookies,
-  type SiteWithAccounts,
-  signInEach,
-  startSiteWithAccounts,
-} from "../tests/helpers/accounts.ts";
-import {
-  closeBrowser,
-  expectNoAxeViolations,
-  launchBrowser,
-  type TestPage,
-  textOf,
-  withPage,
-} from "./helpers/browser.ts";
+import { describe, expect, it } from "vitest";
+import type { SiteWithAccounts } from "../tests/helpers/accounts.ts";
+import { expectNoAxeViolations, textOf, withPage } from "./helpers/browser.ts";
+import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
  * The Newsletter Settings tab of /admin/home in a real browser (issue 5, "Admin"): the
@@ -26,78 +15,55 @@ const ACCOUNTS = {
   admin: { email: "ada@example.com", name: "Ada Lovelace", role: "admin" as const },
   editor: { email: "eddie@example.com", name: "Eddie Editor", role: "editor" as const },
 };
-type AccountKey = keyof typeof ACCOUNTS;
 
 const recent = new Date(Date.now() - 60_000).toISOString();
 
-let site: SiteWithAccounts;
-let base: string;
-let sessions: Record<AccountKey, string>;
-
-beforeAll(async () => {
-  [site] = await Promise.all([
-    startSiteWithAccounts({
-      dialect: "sqlite",
-      accounts: Object.values(ACCOUNTS),
-      server: { env: { TRUST_PROXY: "true" } },
-      seed: async ({ db }) => {
-        await db
-          .insertInto("newsletter_subscribers")
-          .values([
-            { id: "sub-a", email: "a@example.test", status: "active", subscribed_at: recent },
-            { id: "sub-b", email: "b@example.test", status: "pending", subscribed_at: recent },
-            { id: "sub-c", email: "c@example.test", status: "active", subscribed_at: "2025-01-01T00:00:00.000Z" },
-          ])
-          .execute();
-        await db
-          .insertInto("notifications")
-          .values({
-            id: "notification-1",
-            item_type: "tip",
-            item_id: "tip-1",
-            title: "Harden <SSH>",
-            url: "/blog",
-            status: "sent",
-            scheduled_for: "2026-01-02T10:02:00.000Z",
-            sent_at: "2026-01-02T10:02:05.000Z",
-          })
-          .execute();
-        await db
-          .insertInto("email_outbox")
-          .values(
-            (["sent", "sent", "failed"] as const).map((status, index) => ({
-              id: `email-n-${index}`,
-              idempotency_key: `notify:notification-1:sub-${index}`,
-              kind: "notification",
-              batch_id: "notification-1",
-              to_address: `n${index}@example.test`,
-              subject: "New tip: Harden <SSH>",
-              html_body: "<p>x</p>",
-              text_body: "x",
-              status,
-            })),
-          )
-          .execute();
-      },
-    }),
-    launchBrowser(),
-  ]);
-  base = site.server.url;
-  sessions = await signInEach(base, ACCOUNTS, "10.0.6");
+const adminSite = setUpSignedInSite({
+  accounts: ACCOUNTS,
+  subnet: "10.0.6",
+  seed: async ({ db }) => {
+    await db
+      .insertInto("newsletter_subscribers")
+      .values([
+        { id: "sub-a", email: "a@example.test", status: "active", subscribed_at: recent },
+        { id: "sub-b", email: "b@example.test", status: "pending", subscribed_at: recent },
+        { id: "sub-c", email: "c@example.test", status: "active", subscribed_at: "2025-01-01T00:00:00.000Z" },
+      ])
+      .execute();
+    await db
+      .insertInto("notifications")
+      .values({
+        id: "notification-1",
+        item_type: "tip",
+        item_id: "tip-1",
+        title: "Harden <SSH>",
+        url: "/blog",
+        status: "sent",
+        scheduled_for: "2026-01-02T10:02:00.000Z",
+        sent_at: "2026-01-02T10:02:05.000Z",
+      })
+      .execute();
+    await db
+      .insertInto("email_outbox")
+      .values(
+        (["sent", "sent", "failed"] as const).map((status, index) => ({
+          id: `email-n-${index}`,
+          idempotency_key: `notify:notification-1:sub-${index}`,
+          kind: "notification",
+          batch_id: "notification-1",
+          to_address: `n${index}@example.test`,
+          subject: "New tip: Harden <SSH>",
+          html_body: "<p>x</p>",
+          text_body: "x",
+          status,
+        })),
+      )
+      .execute();
+  },
 });
-
-afterAll(async () => {
-  await closeBrowser();
-  await site?.stop();
-});
-
-async function signedIn(testPage: TestPage, who: AccountKey): Promise<Page> {
-  await addSessionCookies(testPage.context, sessions[who], base);
-  return testPage.page;
-}
 
 async function withDb<T>(work: (db: Awaited<ReturnType<SiteWithAccounts["openDatabase"]>>["db"]) => Promise<T>) {
-  const handle = await site.openDatabase();
+  const handle = await adminSite.site.openDatabase();
   try {
     return await work(handle.db);
   } finally {
@@ -135,8 +101,8 @@ describe.each([
 ])("an admin with JavaScript $javaScript", ({ javaScript, javaScriptEnabled }) => {
   it("sees the counters and saves the newsletter settings", async () => {
     await withPage({ javaScriptEnabled }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      const response = await page.goto(`${base}/admin/home`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      const response = await page.goto(`${adminSite.base}/admin/home`);
       expect(response?.status()).toBe(200);
       expect(await textOf(page.getByRole("heading", { level: 2, name: "Newsletter Settings" }))).toBe(
         "Newsletter Settings",
@@ -164,7 +130,7 @@ describe.each([
         welcome_email_subject: `Welcome aboard (${javaScript})`,
         welcome_email_body: `Hello <friend> & welcome (${javaScript}).`,
       });
-      await page.goto(`${base}/admin/home`);
+      await page.goto(`${adminSite.base}/admin/home`);
       expect(
         await page.getByTestId("newsletter-settings-form").getByLabel("Automatic post notifications").isChecked(),
       ).toBe(!wasOn);
@@ -174,8 +140,8 @@ describe.each([
 
   it("asks for a recipient, then sends a test email", async () => {
     await withPage({ javaScriptEnabled }, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin/home`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin/home`);
       const form = page.getByTestId("test-email-form");
       await form.getByRole("button", { name: "Send Test Email" }).click();
       await page.getByTestId("form-error").filter({ hasText: "Please enter a test email address" }).waitFor();
@@ -212,8 +178,8 @@ describe.each([
 describe("the email log", () => {
   it("shows the progress of each notification", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "admin");
-      await page.goto(`${base}/admin/newsletter?tab=emails`);
+      const page = await adminSite.signedIn(testPage, "admin");
+      await page.goto(`${adminSite.base}/admin/newsletter?tab=emails`);
       const row = page.getByTestId("notification-notification-1");
       const cells = await row.locator("td").allTextContents();
       expect(cells).toEqual([
@@ -234,8 +200,8 @@ describe("the email log", () => {
 describe("an editor", () => {
   it("sees the settings read-only and cannot save them", async () => {
     await withPage({}, async (testPage) => {
-      const page = await signedIn(testPage, "editor");
-      const response = await page.goto(`${base}/admin/home`);
+      const page = await adminSite.signedIn(testPage, "editor");
+      const response = await page.goto(`${adminSite.base}/admin/home`);
       expect(response?.status()).toBe(200);
       expect(await textOf(page.getByTestId("settings-read-only"))).toBe(
         "Only administrators can change the newsletter settings.",
@@ -247,9 +213,13 @@ describe("an editor", () => {
     });
     const before = await settings();
     const post = (fields: Record<string, string>) =>
-      fetch(`${base}/admin/home`, {
+      fetch(`${adminSite.base}/admin/home`, {
         method: "POST",
-        headers: { Cookie: sessions.editor, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        headers: {
+          Cookie: adminSite.sessions.editor,
+          Origin: adminSite.base,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
         body: new URLSearchParams(fields).toString(),
         redirect: "manual",
       });
@@ -267,23 +237,25 @@ describe("an editor", () => {
 
 describe("POST /api/newsletter/test-email", () => {
   const call = (body: unknown, cookie?: string) =>
-    fetch(`${base}/api/newsletter/test-email`, {
+    fetch(`${adminSite.base}/api/newsletter/test-email`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: base, ...(cookie ? { Cookie: cookie } : {}) },
+      headers: { "Content-Type": "application/json", Origin: adminSite.base, ...(cookie ? { Cookie: cookie } : {}) },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
 
   it("is for admins only", async () => {
     expect((await call({ email: "x@example.test" })).status).toBe(401);
-    expect((await call({ email: "x@example.test" }, sessions.editor)).status).toBe(403);
+    expect((await call({ email: "x@example.test" }, adminSite.sessions.editor)).status).toBe(403);
   });
 
   it("validates the payload with a 400 and a message", async () => {
-    const missing = await call({ post_title: "x" }, sessions.admin);
+    const missing = await call({ post_title: "x" }, adminSite.sessions.admin);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ success: false, error: "Please enter a test email address" });
-    expect((await call("not json", sessions.admin)).status).toBe(400);
-    expect((await call({ email: "x@example.test", post_url: "javascript:alert(1)" }, sessions.admin)).status).toBe(400);
+    expect((await call("not json", adminSite.sessions.admin)).status).toBe(400);
+    expect(
+      (await call({ email: "x@example.test", post_url: "javascript:alert(1)" }, adminSite.sessions.admin)).status,
+    ).toBe(400);
   });
 
   it("queues the test email with the spec's payload", async () => {
@@ -296,7 +268,7 @@ describe("POST /api/newsletter/test-email", () => {
         post_url: "https://example.test/blog/api",
         post_type: "Tip",
       },
-      sessions.admin,
+      adminSite.sessions.admin,
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true, message: "Test email sent successfully!" });

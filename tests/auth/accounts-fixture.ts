@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
+import { expect } from "vitest";
 import { CLIENT_IP_HEADER } from "../../server/auth/auth.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
+import { AccountError } from "../../server/auth/users.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
@@ -108,4 +110,14 @@ export async function sessionUser(accounts: Accounts, cookie: string | undefined
 export async function auditActions(accounts: Accounts): Promise<string[]> {
   const rows = await accounts.services.db.selectFrom("audit_log").select("action").orderBy("at").execute();
   return rows.map((row) => row.action);
+}
+
+/** The AccountError the promise rejects with (fails the test if it resolves or throws something else). */
+export async function refusal(promise: Promise<unknown>): Promise<AccountError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AccountError);
+  return error as AccountError;
 }

@@ -18,20 +18,12 @@ import {
   incomingRequest,
   OTHER_STRONG_PASSWORD,
   openAccounts,
+  refusal,
   STRONG_PASSWORD,
   signIn,
 } from "./accounts-fixture.ts";
 
 /** Invitations from /admin/users (issue 3): by email and role, 7 days, once, stored hashed. */
-
-async function refusal(promise: Promise<unknown>): Promise<AccountError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AccountError);
-  return error as AccountError;
-}
 
 describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
   let accounts: Accounts;

@@ -1,34 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AccountError,
-  createUser,
-  deleteUser,
-  findUser,
-  listUsers,
-  resetPassword,
-  setRole,
-} from "../../server/auth/users.ts";
+import { createUser, deleteUser, findUser, listUsers, resetPassword, setRole } from "../../server/auth/users.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import {
   type Accounts,
   auditActions,
   OTHER_STRONG_PASSWORD,
   openAccounts,
+  refusal,
   STRONG_PASSWORD,
   sessionUser,
   signIn,
 } from "./accounts-fixture.ts";
 
 /** Accounts without public sign-up (issue 3): create, list, set-role, delete, reset-password. */
-
-async function refusal(promise: Promise<unknown>): Promise<AccountError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AccountError);
-  return error as AccountError;
-}
 
 describe.each(TEST_DIALECTS)("user accounts on %s", (dialect) => {
   let accounts: Accounts;

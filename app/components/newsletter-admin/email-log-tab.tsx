@@ -3,9 +3,10 @@ import { Form } from "react-router";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { TableHead } from "~/components/ui/table-head";
 import type { EmailLogEntry, OutboxStatus } from "../../../server/mail/outbox.ts";
 import type { NotificationWithProgress } from "../../../server/newsletter/notifications.ts";
-import { formatDateTime, TableHead } from "./shared";
+import { formatDateTime } from "./shared";
 
 const STATUS_TONES: Record<OutboxStatus, BadgeTone> = {
   pending: "neutral",

@@ -5,8 +5,9 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { SelectField } from "~/components/ui/select";
+import { TableHead } from "~/components/ui/table-head";
 import type { SubscriberPage, SubscriberStatus } from "../../../server/newsletter/admin.ts";
-import { ConfirmDelete, formatDate, Pagination, TableHead } from "./shared";
+import { ConfirmDelete, formatDate, Pagination } from "./shared";
 
 export const STATUS_LABELS: Record<SubscriberStatus, string> = {
   active: "Active",

@@ -3,8 +3,9 @@ import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
+import { TableHead } from "~/components/ui/table-head";
 import type { SuppressionPage } from "../../../server/newsletter/admin.ts";
-import { ConfirmDelete, formatDate, Pagination, TableHead } from "./shared";
+import { ConfirmDelete, formatDate, Pagination } from "./shared";
 
 export interface SuppressionsTabProps {
   result: SuppressionPage;

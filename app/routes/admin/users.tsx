@@ -8,6 +8,7 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { Select, SelectField } from "~/components/ui/select";
+import { TableHead } from "~/components/ui/table-head";
 import { servicesContext } from "~/context";
 import { adminPageMeta } from "~/lib/meta";
 import { useAuth } from "~/lib/use-auth";
@@ -214,25 +215,7 @@ export default function AdminUsersPage({ loaderData, actionData }: Route.Compone
         </CardHeader>
         <CardContent className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="users-table">
-            <thead className="border-b border-line text-fg-muted">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Name
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Email
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Role
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Two-factor
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Email", "Role", "Two-factor", "Actions"]} />
             <tbody>
               {users.map((user) => {
                 const isMe = user.id === me.id;
@@ -290,25 +273,7 @@ export default function AdminUsersPage({ loaderData, actionData }: Route.Compone
             <p className="text-sm text-fg-muted">No pending invitations.</p>
           ) : (
             <table className="w-full text-left text-sm" data-testid="invitations-table">
-              <thead className="border-b border-line text-fg-muted">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Email
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Role
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Invited by
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Expires
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={["Email", "Role", "Invited by", "Expires", "Actions"]} />
               <tbody>
                 {invitations.map((invitation) => (
                   <tr key={invitation.id} className="border-b border-line last:border-0">

@@ -1,0 +1,61 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import type { DatabaseHandle } from "../../server/db/connection.ts";
+import {
+  addSessionCookies,
+  type SiteWithAccounts,
+  signInEach,
+  startSiteWithAccounts,
+  type TestAccount,
+} from "../../tests/helpers/accounts.ts";
+import { closeBrowser, launchBrowser, type TestPage } from "./browser.ts";
+
+export interface SignedInSite<Key extends string> {
+  /** Set once the file's beforeAll has run. */
+  site: SiteWithAccounts;
+  base: string;
+  /** Each account's Cookie header. */
+  sessions: Record<Key, string>;
+  /** Gives the page's context the account's session and returns the page. */
+  signedIn(testPage: TestPage, who: Key): Promise<Page>;
+}
+
+/**
+ * For a browser test file of the admin area: before its tests, a server on a fresh
+ * SQLite database with these accounts (after `seed`), the browser, and every account
+ * signed in from its own address in `subnet` (see signInEach); after them, all stopped.
+ */
+export function setUpSignedInSite<Key extends string>(options: {
+  accounts: Record<Key, TestAccount>;
+  subnet: string;
+  seed?: (database: DatabaseHandle) => Promise<void>;
+}): SignedInSite<Key> {
+  const state = {
+    signedIn: async (testPage: TestPage, who: Key) => {
+      await addSessionCookies(testPage.context, state.sessions[who], state.base);
+      return testPage.page;
+    },
+  } as SignedInSite<Key>;
+
+  beforeAll(async () => {
+    [state.site] = await Promise.all([
+      startSiteWithAccounts({
+        dialect: "sqlite",
+        accounts: Object.values(options.accounts),
+        // The sign-ins come from their own proxy-reported addresses.
+        server: { env: { TRUST_PROXY: "true" } },
+        seed: options.seed,
+      }),
+      launchBrowser(),
+    ]);
+    state.base = state.site.server.url;
+    state.sessions = await signInEach(state.base, options.accounts, options.subnet);
+  });
+
+  afterAll(async () => {
+    await closeBrowser();
+    await state.site?.stop();
+  });
+
+  return state;
+}
