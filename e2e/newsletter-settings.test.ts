@@ -165,7 +165,7 @@ describe.each([
       expect(email?.subject).toBe("[TEST] New Blog Post: Hardening <SSH>");
       expect(email?.html_body).toContain("Hardening &lt;SSH&gt;");
       expect(email?.html_body).toContain("Keys &amp; ciphers");
-      expect(email?.text_body).toContain("Read it now: https://example.test/blog/ssh");
+      expect(email?.text_body).toContain("Read it now:\nhttps://example.test/blog/ssh");
       if (javaScriptEnabled) {
         await page.locator("[data-sonner-toast]").filter({ hasText: "Test email sent successfully!" }).waitFor();
         await settled(page);

@@ -351,8 +351,8 @@ describe("the notification email", () => {
     expect(email.html).toContain(`href="${ORIGIN}/blog"`);
     expect(email.html).toContain("because you subscribed to updates from Bastion");
     expect(email.html).toContain(`href="${ORIGIN}/newsletter/unsubscribe?token=abc"`);
-    expect(email.text).toContain(`Read it now: ${ORIGIN}/blog`);
-    expect(email.text).toContain(`Image: ${ORIGIN}/media/cover.png`);
+    expect(email.text).toContain(`Read it now:\n${ORIGIN}/blog`);
+    expect(email.text).toContain(`Image:\n${ORIGIN}/media/cover.png`);
     expect(email.text).toContain(`Unsubscribe: ${ORIGIN}/newsletter/unsubscribe?token=abc`);
     expect(email.headers).toEqual({
       "List-Unsubscribe": `<${ORIGIN}/api/newsletter/unsubscribe?token=abc>`,

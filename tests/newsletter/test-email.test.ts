@@ -69,7 +69,7 @@ describe.each(TEST_DIALECTS)("the test email on %s", (dialect) => {
     expect(email.html_body).toContain('href="https://example.test/blog/post?a=1&amp;b=2"');
     expect(email.html_body).toContain('src="https://cdn.example.test/a.png?x=1&amp;y=2"');
     expect(email.text_body).toContain("New Blog Post: Breaking <script>");
-    expect(email.text_body).toContain("Read it now: https://example.test/blog/post?a=1&b=2");
+    expect(email.text_body).toContain("Read it now:\nhttps://example.test/blog/post?a=1&b=2");
     expect(email.text_body).toContain(`Unsubscribe: ${PUBLIC_URL}/newsletter/unsubscribe`);
     const headers = typeof email.headers === "string" ? JSON.parse(email.headers) : email.headers;
     expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
@@ -80,7 +80,7 @@ describe.each(TEST_DIALECTS)("the test email on %s", (dialect) => {
     const second = await sendTestEmail(db(), deps, { email: "a@example.test", post_type: "Tip" });
     expect(first.id).not.toBe(second.id);
     expect((await row(first.id)).subject).toBe("[TEST] New Blog Post: Sample post");
-    expect((await row(first.id)).text_body).toContain(`Read it now: ${PUBLIC_URL}/`);
+    expect((await row(first.id)).text_body).toContain(`Read it now:\n${PUBLIC_URL}/`);
     expect((await row(second.id)).subject).toBe("[TEST] New Tip: Sample post");
   });
 

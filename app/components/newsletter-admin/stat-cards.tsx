@@ -1,7 +1,6 @@
 import { Clock, type LucideIcon, MailX, UserCheck, UserPlus, Users } from "lucide-react";
+import { numberFormat, StatCard, StatGrid } from "~/components/ui/stat-card";
 import type { NewsletterStats } from "../../../server/newsletter/admin.ts";
-
-const numberFormat = new Intl.NumberFormat("en-US");
 
 export type StatCardKey = "total" | "active" | "pending" | "unsubscribed" | "newThisWeek";
 
@@ -30,29 +29,24 @@ export function NewsletterStatCards({
   showNewThisMonth?: boolean;
 }) {
   return (
-    <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      {cards
-        .map((key) => ({ key, ...CARDS[key] }))
-        .map(({ key, label, icon: Icon }) => (
-          <div
-            key={key}
-            data-testid={`stat-${key}`}
-            className="flex flex-col rounded-lg border border-line bg-surface-raised p-5 shadow-sm"
-          >
-            <dt className="flex items-center justify-between gap-2 text-sm font-medium text-fg-muted">
-              {label}
-              <Icon aria-hidden="true" className="size-4 text-accent" />
-            </dt>
-            <dd data-testid={`stat-${key}-value`} className="mt-2 text-3xl font-bold text-fg tabular-nums">
-              {numberFormat.format(stats[key])}
-            </dd>
-            {key === "total" && showNewThisMonth && (
+    <StatGrid>
+      {cards.map((key) => (
+        <StatCard
+          key={key}
+          id={key}
+          label={CARDS[key].label}
+          icon={CARDS[key].icon}
+          value={stats[key]}
+          note={
+            key === "total" &&
+            showNewThisMonth && (
               <dd className="mt-1 text-xs text-fg-muted" data-testid="stat-new-this-month">
                 +{numberFormat.format(stats.newThisMonth)} new this month
               </dd>
-            )}
-          </div>
-        ))}
-    </dl>
+            )
+          }
+        />
+      ))}
+    </StatGrid>
   );
 }
