@@ -120,7 +120,8 @@ export interface PageCache {
   ): { status: number; contentType: string } | undefined;
   /** Drops every entry (the content version keys them already; this is for tests and operators). */
   clear(): void;
-  stats(): { entries: number; bytes: number; hits: number; misses: number };
+  /** `compressing`: pages whose compressed variants are being made in the background. */
+  stats(): { entries: number; bytes: number; hits: number; misses: number; compressing: number };
 }
 
 /** The cache key of a request, or null when the request must not be served from (or stored in) the cache. */
@@ -231,6 +232,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   let bytes = 0;
   let hits = 0;
   let misses = 0;
+  let compressing = 0;
   let seenVersion: number | string | undefined;
 
   const remove = (key: string) => {
@@ -245,15 +247,20 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     bytes = 0;
   };
 
+  /** Drops the least recently used entries until the cache is within its bounds. */
+  const evict = () => {
+    for (const oldest of entries.keys()) {
+      if (entries.size <= maxEntries && bytes <= maxBytes) break;
+      remove(oldest);
+    }
+  };
+
   const store = (key: string, page: CachedPage) => {
     if (page.size > maxBytes) return;
     remove(key);
     entries.set(key, page);
     bytes += page.size;
-    for (const oldest of entries.keys()) {
-      if (entries.size <= maxEntries && bytes <= maxBytes) break;
-      remove(oldest);
-    }
+    evict();
   };
 
   /** Serves a hit through Express (whose middleware has set the baseline already; stored values win). */
@@ -354,6 +361,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     // The key carries the version it was rendered under: stored late, it is simply unreachable.
     store(key, page);
     if (small) return;
+    compressing++;
     try {
       const [gzipped, brotli] = await Promise.all([
         gzipAsync(body, { level: 6 }),
@@ -367,16 +375,19 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       page.gzip = variant(page, gzipped, tagFor(body, "-gzip"), "gzip");
       page.br = variant(page, brotli, tagFor(body, "-br"), "br");
       page.complete = true;
+      const added = gzipped.length + brotli.length;
+      page.size += added;
       if (entries.get(key) === page) {
-        // Stored again at its new size, which may evict older entries.
-        remove(key);
-        page.size += gzipped.length + brotli.length;
-        store(key, page);
-      } else {
-        page.size += gzipped.length + brotli.length;
+        // Grown in place: finishing its compression is not a use, so the entry keeps its
+        // place in the recency order (else eviction would depend on when zlib finished).
+        bytes += added;
+        if (page.size > maxBytes) remove(key);
+        else evict();
       }
     } catch {
       // Served uncompressed through Express (compression() does it per response).
+    } finally {
+      compressing--;
     }
   };
 
@@ -448,6 +459,6 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     respond,
     middleware,
     clear,
-    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+    stats: () => ({ entries: entries.size, bytes, hits, misses, compressing }),
   };
 }

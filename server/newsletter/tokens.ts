@@ -31,8 +31,10 @@ export function verifyUnsubscribeToken(secret: string, token: string): string | 
   const match = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return null;
   const subscriberId = Buffer.from(match[1] as string, "base64url").toString("utf8");
-  const given = Buffer.from(match[2] as string, "base64url");
-  const expected = hmac(secret, "newsletter-unsubscribe", subscriberId);
+  // Compared as text, so that a last character differing only in its unused bits (which
+  // decodes to the same bytes) is refused: one subscriber, one valid token.
+  const given = Buffer.from(match[2] as string, "utf8");
+  const expected = Buffer.from(hmac(secret, "newsletter-unsubscribe", subscriberId).toString("base64url"), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   return subscriberId;
 }
