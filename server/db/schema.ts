@@ -38,6 +38,8 @@ export interface HomePageContentTable {
   metadata: Generated<JsonObject>;
   display_order: Generated<number>;
   updated_at: Generated<Timestamp>;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface ChaptersTable {
@@ -50,6 +52,8 @@ export interface ChaptersTable {
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
   published_at: Timestamp | null;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface ChapterSlugRedirectsTable {
@@ -66,7 +70,11 @@ export interface ChapterSectionsTable {
   content: string;
   caption: string | null;
   language: string | null;
+  /** Image sections: the image's text alternative (the caption is shown, the alt is read). */
+  alt: string | null;
   order_index: number;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface TipsResourcesTable {
@@ -78,6 +86,8 @@ export interface TipsResourcesTable {
   type: Generated<(typeof TIP_TYPES)[number]>;
   order_index: Generated<number>;
   created_at: Generated<Timestamp>;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface ResourcesTable {
@@ -89,6 +99,8 @@ export interface ResourcesTable {
   featured: Generated<boolean>;
   order_index: Generated<number>;
   created_at: Generated<Timestamp>;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface CertificationsTable {
@@ -99,6 +111,8 @@ export interface CertificationsTable {
   date: Generated<string>;
   status: Generated<(typeof CERTIFICATION_STATUSES)[number]>;
   order_index: number;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface SkillsTable {
@@ -107,6 +121,8 @@ export interface SkillsTable {
   level: Generated<number>;
   category: string | null;
   order_index: number;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface TimelineEventsTable {
@@ -116,16 +132,22 @@ export interface TimelineEventsTable {
   description: Generated<string>;
   category: Generated<(typeof TIMELINE_CATEGORIES)[number]>;
   order_index: number;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface SiteContentTable {
   key: string;
   value: string;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface SiteSettingsTable {
   setting_key: string;
   setting_value: string;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface UserRolesTable {
@@ -177,6 +199,8 @@ export interface NewsletterSuppressionsTable {
 export interface NewsletterSettingsTable {
   setting_key: string;
   setting_value: string;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface NotificationsTable {
@@ -254,6 +278,12 @@ export interface AuditLogTable {
   details: Generated<JsonObject>;
 }
 
+/** The revision of an ordered list's order, e.g. `chapter_sections:{chapter id}` or `skills`. */
+export interface ListRevisionsTable {
+  list_key: string;
+  revision: Generated<number>;
+}
+
 export interface PageViewsTable {
   /** UTC day, YYYY-MM-DD. */
   day: string;
@@ -285,6 +315,7 @@ export interface AppTables {
   media: MediaTable;
   audit_log: AuditLogTable;
   page_views: PageViewsTable;
+  list_revisions: ListRevisionsTable;
 }
 
 export type Database = AppTables;

@@ -31,6 +31,7 @@ const APP_TABLES = [
   "media",
   "audit_log",
   "page_views",
+  "list_revisions",
 ];
 
 /** Better Auth's tables as Better Auth 1.7.7 names them (camelCase, a table called "user"). */
@@ -41,7 +42,7 @@ async function expectViolation(work: Promise<unknown>, constraint: RegExp): Prom
   await expect(work).rejects.toThrow(constraint);
 }
 
-const MIGRATION_NAMES = ["0001-initial-schema", "0002-email-outbox-batch"];
+const MIGRATION_NAMES = ["0001-initial-schema", "0002-email-outbox-batch", "0003-content-revisions"];
 
 let sequence = 0;
 const nextId = (prefix: string) => `${prefix}-test-${++sequence}`;
@@ -84,7 +85,18 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
         ?.columns.map((column) => column.name)
         .sort();
     expect(columns("chapters")).toEqual(
-      ["id", "slug", "title", "number", "order_index", "published", "created_at", "updated_at", "published_at"].sort(),
+      [
+        "id",
+        "slug",
+        "title",
+        "number",
+        "order_index",
+        "published",
+        "created_at",
+        "updated_at",
+        "published_at",
+        "revision",
+      ].sort(),
     );
     expect(columns("newsletter_subscribers")).toEqual(
       [
@@ -330,7 +342,7 @@ describe.each(TEST_DIALECTS)("0002-email-outbox-batch on %s", (dialect) => {
         ])
         .execute();
 
-      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0002-email-outbox-batch"]);
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(MIGRATION_NAMES.slice(1));
       const rows = await db.selectFrom("email_outbox").select(["id", "batch_id"]).orderBy("id").execute();
       expect(rows).toEqual([
         { id: "e1", batch_id: "notification-1" },

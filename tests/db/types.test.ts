@@ -26,6 +26,7 @@ const EXPECTED_CHAPTER = {
   created_at: expect.stringMatching(ISO_TIMESTAMP),
   updated_at: expect.stringMatching(ISO_TIMESTAMP),
   published_at: PUBLISHED_AT,
+  revision: 1,
 };
 
 const EXPECTED_RESOURCE = {
@@ -37,6 +38,7 @@ const EXPECTED_RESOURCE = {
   featured: false,
   order_index: 0,
   created_at: expect.stringMatching(ISO_TIMESTAMP),
+  revision: 1,
 };
 
 const EXPECTED_HOME = {
@@ -46,6 +48,7 @@ const EXPECTED_HOME = {
   metadata: { link: "/x" },
   display_order: 0,
   updated_at: expect.stringMatching(ISO_TIMESTAMP),
+  revision: 1,
 };
 
 const EXPECTED_AUDIT = [

@@ -3,6 +3,7 @@ import type { Migration } from "kysely/migration";
 import type { DialectName } from "../connection.ts";
 import * as initialSchema from "./0001-initial-schema.ts";
 import * as emailOutboxBatch from "./0002-email-outbox-batch.ts";
+import * as contentRevisions from "./0003-content-revisions.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -13,6 +14,7 @@ interface DialectAwareMigration {
 const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0001-initial-schema": initialSchema,
   "0002-email-outbox-batch": emailOutboxBatch,
+  "0003-content-revisions": contentRevisions,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */
