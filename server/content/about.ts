@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../db/schema.ts";
-import { parseInput } from "./errors.ts";
+import { parseInput } from "../validation.ts";
 import { type ContentStore, changed } from "./store.ts";
 
 /** The site_content table: the About page's name, title, biography and mission. */

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
 import { z } from "zod";
 import { type ChaptersTable, type Database, SECTION_TYPES } from "../db/schema.ts";
+import { Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { ContentNotFoundError, InvalidContentError, parseInput } from "./errors.ts";
+import { parseInput } from "../validation.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { slugify, uniqueSlug } from "./slugs.ts";
 import { type ContentStore, changed, isUniqueViolation, nextOrderIndex, orderIndex } from "./store.ts";
@@ -150,7 +151,7 @@ export async function listChapters(db: Kysely<Database>): Promise<ChapterRecord[
 
 export async function getChapter(db: Kysely<Database>, id: string): Promise<ChapterRecord> {
   const row = await db.selectFrom("chapters").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new ContentNotFoundError("chapter", id);
+  if (!row) throw new NotFound("This chapter no longer exists.");
   return toChapter(row);
 }
 
@@ -206,7 +207,7 @@ export async function updateChapter(
   const chapter = await withSlugRetry(() =>
     store.db.transaction().execute(async (trx) => {
       const current = await trx.selectFrom("chapters").selectAll().where("id", "=", id).executeTakeFirst();
-      if (!current) throw new ContentNotFoundError("chapter", id);
+      if (!current) throw new NotFound("This chapter no longer exists.");
       const now = new Date().toISOString();
       let slug = current.slug;
       if (data.title !== undefined && data.title !== current.title) {
@@ -253,7 +254,7 @@ async function renameSlug(trx: Transaction<Database>, id: string, oldSlug: strin
 /** Deletes the chapter with its sections and former slugs (ON DELETE CASCADE). */
 export async function deleteChapter(store: ContentStore, id: string): Promise<void> {
   const result = await store.db.deleteFrom("chapters").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError("chapter", id);
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This chapter no longer exists.");
   await contentWithdrawn(store, { type: "chapter", id });
   await changed(store);
 }
@@ -287,7 +288,7 @@ export async function createSection(
   const data = parseInput(newSectionSchema, input);
   const section = await store.db.transaction().execute(async (trx) => {
     const chapter = await trx.selectFrom("chapters").select("id").where("id", "=", data.chapterId).executeTakeFirst();
-    if (!chapter) throw new InvalidContentError({ chapterId: "Please select a chapter first" });
+    if (!chapter) throw new Invalid({ chapterId: "Please select a chapter first" });
     const highest = await trx
       .selectFrom("chapter_sections")
       .select((eb) => eb.fn.max("order_index").as("highest"))
@@ -331,7 +332,7 @@ export async function updateSection(
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
-    if (!row) throw new ContentNotFoundError("section", id);
+    if (!row) throw new NotFound("This section no longer exists.");
     await touchChapter(trx, row.chapter_id);
     return toSection(row);
   });
@@ -346,7 +347,7 @@ export async function deleteSection(store: ContentStore, id: string): Promise<vo
       .where("id", "=", id)
       .returning("chapter_id")
       .executeTakeFirst();
-    if (!row) throw new ContentNotFoundError("section", id);
+    if (!row) throw new NotFound("This section no longer exists.");
     await touchChapter(trx, row.chapter_id);
   });
   await changed(store);
@@ -359,7 +360,7 @@ export async function deleteSection(store: ContentStore, id: string): Promise<vo
 export async function moveSection(store: ContentStore, id: string, direction: "up" | "down"): Promise<boolean> {
   const moved = await store.db.transaction().execute(async (trx) => {
     const section = await trx.selectFrom("chapter_sections").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!section) throw new ContentNotFoundError("section", id);
+    if (!section) throw new NotFound("This section no longer exists.");
     const siblings = await listSections(trx, section.chapter_id);
     const position = siblings.findIndex((sibling) => sibling.id === id);
     const neighbour = siblings[direction === "up" ? position - 1 : position + 1];

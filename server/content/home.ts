@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../db/schema.ts";
-import { InvalidContentError, parseInput } from "./errors.ts";
+import { Invalid } from "../errors.ts";
+import { parseInput } from "../validation.ts";
 import { type ContentStore, changed, optionalLink } from "./store.ts";
 
 /** The home_page_content table: the hero texts, its two buttons and the newsletter switch. */
@@ -66,9 +67,9 @@ export async function updateHomeContent(store: ContentStore, changes: HomeConten
     try {
       return parseInput(homeChangeSchema, change);
     } catch (error) {
-      if (!(error instanceof InvalidContentError)) throw error;
+      if (!(error instanceof Invalid)) throw error;
       const key = typeof change?.sectionKey === "string" ? change.sectionKey : String(index);
-      throw new InvalidContentError(
+      throw new Invalid(
         Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [`${key}.${field}`, message])),
       );
     }

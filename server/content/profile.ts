@@ -8,8 +8,9 @@ import {
   TIMELINE_CATEGORIES,
   type TimelineEventsTable,
 } from "../db/schema.ts";
+import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { ContentNotFoundError, parseInput } from "./errors.ts";
+import { parseInput } from "../validation.ts";
 import { type ContentStore, changed, nextOrderIndex } from "./store.ts";
 
 /**
@@ -149,14 +150,14 @@ async function updateRow<Row>(store: ContentStore, table: OrderedTable, entity: 
     Object.keys(values).length > 0
       ? await db.updateTable(table).set(values).where("id", "=", id).returningAll().executeTakeFirst()
       : await db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new ContentNotFoundError(entity, id);
+  if (!row) throw new NotFound(`This ${entity} no longer exists.`);
   await changed(store);
   return row as Row;
 }
 
 async function deleteRow(store: ContentStore, table: OrderedTable, entity: string, id: string): Promise<void> {
   const result = await store.db.deleteFrom(table).where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError(entity, id);
+  if (Number(result.numDeletedRows) === 0) throw new NotFound(`This ${entity} no longer exists.`);
   await changed(store);
 }
 
@@ -174,7 +175,7 @@ async function moveUp(store: ContentStore, table: OrderedTable, entity: string, 
   const moved = await store.db.transaction().execute(async (trx) => {
     const rows = await listOrdered<{ id: string; order_index: number }>(trx, table);
     const position = rows.findIndex((row) => row.id === id);
-    if (position < 0) throw new ContentNotFoundError(entity, id);
+    if (position < 0) throw new NotFound(`This ${entity} no longer exists.`);
     if (position === 0) return false;
     [rows[position - 1], rows[position]] = [rows[position]!, rows[position - 1]!];
     for (const [index, row] of rows.entries()) {

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
 import { z } from "zod";
 import { type Database, RESOURCE_CATEGORIES, type ResourcesTable } from "../db/schema.ts";
+import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { ContentNotFoundError, parseInput } from "./errors.ts";
+import { parseInput } from "../validation.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { type ContentStore, changed, requiredLink } from "./store.ts";
 
@@ -127,14 +128,14 @@ export async function updateResource(
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new ContentNotFoundError("resource", id);
+  if (!row) throw new NotFound("This resource no longer exists.");
   await changed(store);
   return toResource(row);
 }
 
 export async function deleteResource(store: ContentStore, id: string): Promise<void> {
   const result = await store.db.deleteFrom("resources").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError("resource", id);
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This resource no longer exists.");
   await contentWithdrawn(store, { type: "resource", id });
   await changed(store);
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../db/schema.ts";
-import { parseInput } from "./errors.ts";
+import { parseInput } from "../validation.ts";
 import { type ContentStore, changed, optionalLink } from "./store.ts";
 
 /** The site_settings table: links used by the footer and the About page. */

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
 import { z } from "zod";
 import { type Database, TIP_CATEGORIES, TIP_TYPES, type TipsResourcesTable } from "../db/schema.ts";
+import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { ContentNotFoundError, parseInput } from "./errors.ts";
+import { parseInput } from "../validation.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { type ContentStore, changed, optionalLink, orderIndex } from "./store.ts";
 
@@ -109,14 +110,14 @@ export async function updateTip(store: ContentStore, id: string, changes: TipCha
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new ContentNotFoundError("tip", id);
+  if (!row) throw new NotFound("This tip no longer exists.");
   await changed(store);
   return toTip(row);
 }
 
 export async function deleteTip(store: ContentStore, id: string): Promise<void> {
   const result = await store.db.deleteFrom("tips_resources").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new ContentNotFoundError("tip", id);
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This tip no longer exists.");
   await contentWithdrawn(store, { type: "tip", id });
   await changed(store);
 }

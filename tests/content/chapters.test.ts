@@ -10,8 +10,8 @@ import {
   updateChapter,
   updateSection,
 } from "../../server/content/chapters.ts";
-import { ContentNotFoundError, InvalidContentError } from "../../server/content/errors.ts";
 import { slugify } from "../../server/content/slugs.ts";
+import { Invalid, NotFound } from "../../server/errors.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { useContentFixture } from "./fixture.ts";
 
@@ -39,7 +39,7 @@ describe.each(TEST_DIALECTS)("chapters and sections on %s", (dialect) => {
 
   it("rejects a blank title with the spec's message", async () => {
     const error = await createChapter(f.store, { title: "   " }).catch((e) => e);
-    expect(error).toBeInstanceOf(InvalidContentError);
+    expect(error).toBeInstanceOf(Invalid);
     expect(error.fields).toEqual({ title: "Chapter title is required" });
   });
 
@@ -128,7 +128,7 @@ describe.each(TEST_DIALECTS)("chapters and sections on %s", (dialect) => {
     expect(await listSections(f.handle.db, chapter.id)).toHaveLength(2);
     await deleteChapter(f.store, chapter.id);
     expect(await listSections(f.handle.db, chapter.id)).toEqual([]);
-    await expect(getChapter(f.handle.db, chapter.id)).rejects.toBeInstanceOf(ContentNotFoundError);
+    await expect(getChapter(f.handle.db, chapter.id)).rejects.toBeInstanceOf(NotFound);
   });
 
   it("validates sections: a chapter is needed, content non-blank, type known", async () => {
@@ -148,10 +148,8 @@ describe.each(TEST_DIALECTS)("chapters and sections on %s", (dialect) => {
       type: "video" as "text",
       content: "x",
     }).catch((e) => e);
-    expect(badType).toBeInstanceOf(InvalidContentError);
-    await expect(updateSection(f.store, "section-0-nope", { content: "x" })).rejects.toBeInstanceOf(
-      ContentNotFoundError,
-    );
+    expect(badType).toBeInstanceOf(Invalid);
+    await expect(updateSection(f.store, "section-0-nope", { content: "x" })).rejects.toBeInstanceOf(NotFound);
     await deleteChapter(f.store, chapter.id);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { InvalidContentError } from "../../server/content/errors.ts";
 import {
   createCertification,
   createSkill,
@@ -13,6 +12,7 @@ import {
 } from "../../server/content/profile.ts";
 import { createResource, listResources, updateResource } from "../../server/content/resources.ts";
 import { createTip, deleteTip, updateTip } from "../../server/content/tips.ts";
+import { Invalid } from "../../server/errors.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { useContentFixture } from "./fixture.ts";
 
@@ -26,7 +26,7 @@ describe.each(TEST_DIALECTS)("tips, resources, certifications, skills and timeli
     expect(updated.url).toBe("https://docs.example/scan");
     expect((await updateTip(f.store, tip.id, { url: "" })).url).toBeNull();
     const bad = await createTip(f.store, { title: "x", url: "javascript:alert(1)" }).catch((e) => e);
-    expect(bad).toBeInstanceOf(InvalidContentError);
+    expect(bad).toBeInstanceOf(Invalid);
     expect(Object.keys(bad.fields)).toEqual(["url"]);
     await deleteTip(f.store, tip.id);
   });
@@ -72,7 +72,7 @@ describe.each(TEST_DIALECTS)("tips, resources, certifications, skills and timeli
     expect((await updateSkill(f.store, skill.id, { level: 100, category: "Languages" })).level).toBe(100);
     for (const level of [-5, 101, 42.5]) {
       const error = await updateSkill(f.store, skill.id, { level }).catch((e) => e);
-      expect(error).toBeInstanceOf(InvalidContentError);
+      expect(error).toBeInstanceOf(Invalid);
       expect(Object.keys(error.fields)).toEqual(["level"]);
     }
     await deleteSkill(f.store, skill.id);
