@@ -3,6 +3,7 @@ import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { RouteErrorMessage } from "./components/errors/error-message";
 import { useNonce } from "./components/nonce";
+import { themeFromCookieHeader } from "./components/theme/theme";
 import { usePageTheme } from "./components/theme/use-theme";
 import { hydratesPage } from "./lib/hydration";
 import { siteMeta } from "./lib/meta";
@@ -11,10 +12,13 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appS
 
 export const meta: Route.MetaFunction = ({ error }) => siteMeta(error);
 
+/** The theme cookie: <html data-theme> carries it in the first HTML, so no page flashes the wrong theme. */
+export function loader({ request }: Route.LoaderArgs) {
+  return { theme: themeFromCookieHeader(request.headers.get("cookie")) };
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  // Public pages carry the visitor's theme (from the cookie, read by the public layout's
-  // loader) in the first HTML, so there is no flash; other pages keep the dark default.
   const theme = usePageTheme();
   // The public content pages are sent without React's scripts (app/lib/hydration.ts).
   const hydrate = hydratesPage(useMatches());

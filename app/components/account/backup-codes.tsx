@@ -1,5 +1,5 @@
 import { Download } from "lucide-react";
-import { buttonClasses } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
 import { CopyButton } from "./copy-button";
 
 /**
@@ -26,7 +26,7 @@ export function BackupCodes({ codes }: { codes: string[] }) {
         <a
           href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
           download="bastion-backup-codes.txt"
-          className={buttonClasses("secondary", "sm")}
+          className={buttonVariants({ variant: "secondary", size: "sm" })}
         >
           <Download aria-hidden="true" className="size-4" />
           Download

@@ -1,6 +1,6 @@
 import { House, LayoutDashboard, LogOut, ShieldAlert } from "lucide-react";
 import { Link } from "react-router";
-import { buttonClasses } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
 import type { AccessDeniedReason } from "../../../server/auth/guards.ts";
 import { SignOutForm } from "./sign-out-form";
 
@@ -10,8 +10,8 @@ export const ACCESS_DENIED_TEXT: Record<AccessDeniedReason, string> = {
   "no-role": "You don't have permission to access the admin dashboard.",
 };
 
-const PRIMARY = buttonClasses("primary");
-const SECONDARY = buttonClasses("secondary");
+const PRIMARY = buttonVariants({ variant: "primary" });
+const SECONDARY = buttonVariants({ variant: "secondary" });
 
 /**
  * What the admin guard's 403 shows. An editor on an admin-only page is offered the

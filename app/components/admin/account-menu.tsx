@@ -1,8 +1,15 @@
 import { ChevronDown, CircleUser, LogOut } from "lucide-react";
+import { useRef } from "react";
 import { Link } from "react-router";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
 import { useAuth } from "~/lib/use-auth";
-import { SignOutForm } from "./sign-out-form";
-import { useDetails } from "./use-details";
 
 /** The name to show: the full name, or the email when there is none. */
 export function displayName(user: { name: string; email: string }): string {
@@ -14,57 +21,57 @@ export function initialOf(name: string): string {
   return (Array.from(name.trim())[0] ?? "?").toLocaleUpperCase();
 }
 
-const ITEM =
-  "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm font-medium text-fg hover:bg-surface cursor-pointer";
-
 /**
- * The header's account menu: a <details> disclosure (works without JavaScript), showing
- * the user's initial and name or email, with the account page and Sign Out. Sign Out is
- * a form POST to /auth/sign-out, so it works without JavaScript too.
+ * The header's account menu: the user's initial and name or email, their role, the
+ * account page and Sign Out. Sign Out posts the form below (a full page load, so no
+ * signed-in state stays in the browser's memory).
  */
 export function AccountMenu() {
   const { user, isAdmin } = useAuth();
-  const { close, detailsProps } = useDetails();
+  const signOutForm = useRef<HTMLFormElement>(null);
   const name = displayName(user);
   return (
-    <details className="group relative" data-testid="account-menu" {...detailsProps}>
-      <summary
-        data-testid="account-menu-toggle"
-        className="flex cursor-pointer list-none items-center gap-2 rounded-md px-2 py-1.5 text-sm font-medium text-fg hover:bg-surface-raised [&::-webkit-details-marker]:hidden"
-      >
-        <span
-          aria-hidden="true"
-          className="flex size-8 shrink-0 items-center justify-center rounded-full bg-accent font-semibold text-on-accent"
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger
+          data-testid="account-menu-toggle"
+          className="group flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm font-medium text-fg hover:bg-surface-raised"
         >
-          {initialOf(name)}
-        </span>
-        <span className="sr-only">Account: </span>
-        <span data-testid="account-menu-name" className="max-w-40 truncate max-sm:sr-only">
-          {name}
-        </span>
-        <ChevronDown aria-hidden="true" className="size-4 text-fg-muted transition-transform group-open:rotate-180" />
-      </summary>
-      <div className="absolute top-full right-0 z-50 mt-2 w-64 rounded-lg border border-line bg-surface-raised p-2 shadow-xl">
-        <div className="border-b border-line px-3 pt-1 pb-3">
-          <p className="truncate text-sm font-semibold text-fg">{name}</p>
-          {name !== user.email && <p className="truncate text-sm text-fg-muted">{user.email}</p>}
-          <p className="mt-1 text-xs text-fg-muted">{isAdmin ? "Administrator" : "Editor"}</p>
-        </div>
-        <ul className="mt-2 flex flex-col gap-1">
-          <li>
-            <Link to="/admin/account" className={ITEM} onClick={close}>
-              <CircleUser aria-hidden="true" className="size-4" />
+          <span
+            aria-hidden="true"
+            className="flex size-8 shrink-0 items-center justify-center rounded-full bg-accent font-semibold text-on-accent"
+          >
+            {initialOf(name)}
+          </span>
+          <span className="sr-only">Account: </span>
+          <span data-testid="account-menu-name" className="max-w-40 truncate max-sm:sr-only">
+            {name}
+          </span>
+          <ChevronDown
+            aria-hidden="true"
+            className="size-4 text-fg-muted transition-transform group-data-[state=open]:rotate-180"
+          />
+        </DropdownMenuTrigger>
+        <DropdownMenuContent className="w-64" data-testid="account-menu">
+          <DropdownMenuLabel className="px-3 pt-1 pb-2" data-testid="account-menu-who">
+            <span className="block truncate text-sm font-semibold text-fg">{name}</span>
+            {name !== user.email && <span className="block truncate text-sm text-fg-muted">{user.email}</span>}
+            <span className="mt-1 block text-xs text-fg-muted">{isAdmin ? "Administrator" : "Editor"}</span>
+          </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link to="/admin/account">
+              <CircleUser aria-hidden="true" />
               Account
             </Link>
-          </li>
-          <li>
-            <SignOutForm className={ITEM}>
-              <LogOut aria-hidden="true" className="size-4" />
-              Sign Out
-            </SignOutForm>
-          </li>
-        </ul>
-      </div>
-    </details>
+          </DropdownMenuItem>
+          <DropdownMenuItem data-testid="sign-out" onSelect={() => signOutForm.current?.requestSubmit()}>
+            <LogOut aria-hidden="true" />
+            Sign Out
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <form ref={signOutForm} method="post" action="/auth/sign-out" hidden />
+    </>
   );
 }

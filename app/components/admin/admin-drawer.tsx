@@ -1,32 +1,41 @@
 import { Menu, X } from "lucide-react";
+import { Dialog as DialogPrimitive } from "radix-ui";
+import { useState } from "react";
 import { AdminNav } from "./admin-nav";
-import { useDetails } from "./use-details";
 
 /**
- * The sidebar on small screens: a <details> whose panel slides in below the header,
- * so it opens and closes without JavaScript (its toggle stays visible in the header).
- * With JavaScript it also closes on a link click, on Escape and on a click outside.
+ * The sidebar on small screens: a modal drawer from the left (Radix Dialog), opened
+ * from the header; a link, Escape, the close button or a click outside closes it, and
+ * focus returns to the toggle.
  */
 export function AdminDrawer() {
-  const { close, detailsProps } = useDetails();
+  const [open, setOpen] = useState(false);
   return (
-    <details id="admin-drawer" className="group md:hidden" {...detailsProps}>
-      <summary
+    <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
+      <DialogPrimitive.Trigger
         data-testid="admin-drawer-toggle"
-        className="flex size-10 cursor-pointer list-none items-center justify-center rounded-md text-fg hover:bg-surface-raised [&::-webkit-details-marker]:hidden"
+        className="flex size-10 cursor-pointer items-center justify-center rounded-md text-fg hover:bg-surface-raised md:hidden"
       >
-        <Menu aria-hidden="true" className="size-6 group-open:hidden" />
-        <X aria-hidden="true" className="hidden size-6 group-open:block" />
+        <Menu aria-hidden="true" className="size-6" />
         <span className="sr-only">Admin menu</span>
-      </summary>
-      {/* A click on the dimmed page closes the drawer (it counts as outside it). */}
-      <div data-details-outside="" aria-hidden="true" className="fixed inset-x-0 top-16 bottom-0 z-40 bg-black/60" />
-      <div
-        data-testid="admin-drawer"
-        className="fixed top-16 bottom-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto border-r border-line bg-surface p-4 shadow-xl"
-      >
-        <AdminNav label="Admin menu" testId="admin-drawer-nav" onLinkClick={close} />
-      </div>
-    </details>
+      </DialogPrimitive.Trigger>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60 md:hidden" />
+        <DialogPrimitive.Content
+          data-testid="admin-drawer"
+          aria-describedby={undefined}
+          className="fixed top-0 bottom-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col gap-4 overflow-y-auto border-r border-line bg-surface p-4 shadow-xl outline-none md:hidden"
+        >
+          <div className="flex items-center justify-between">
+            <DialogPrimitive.Title className="text-lg font-semibold text-fg">Admin menu</DialogPrimitive.Title>
+            <DialogPrimitive.Close className="flex size-10 cursor-pointer items-center justify-center rounded-md text-fg hover:bg-surface-raised">
+              <X aria-hidden="true" className="size-6" />
+              <span className="sr-only">Close menu</span>
+            </DialogPrimitive.Close>
+          </div>
+          <AdminNav label="Admin menu" testId="admin-drawer-nav" onLinkClick={() => setOpen(false)} />
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
   );
 }

@@ -2,6 +2,7 @@ import { ExternalLink, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import { SkipLink } from "~/components/site/skip-link";
+import { ThemeMenu } from "~/components/theme/theme-menu";
 import { Spinner } from "~/components/ui/spinner";
 import { Toaster } from "~/components/ui/toaster";
 import { SITE_NAME } from "~/lib/meta";
@@ -44,6 +45,7 @@ export function AdminShell({ children }: { children: ReactNode }) {
               <span className="max-sm:sr-only">View Site</span>
               <span className="sr-only"> (opens in a new tab)</span>
             </a>
+            <ThemeMenu />
             <AccountMenu />
           </div>
         </div>

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 
 /** The tabs of /admin/newsletter, chosen by `?tab=` (plain links: they work without JavaScript). */
 export const NEWSLETTER_TABS = [
@@ -96,13 +96,21 @@ export function Pagination({
       </p>
       <div className="flex gap-2">
         {page > 1 ? (
-          <Link to={pageHref(search, { page: page - 1 })} className={buttonClasses("secondary", "sm")} rel="prev">
+          <Link
+            to={pageHref(search, { page: page - 1 })}
+            className={buttonVariants({ variant: "secondary", size: "sm" })}
+            rel="prev"
+          >
             <ChevronLeft aria-hidden="true" className="size-4" />
             Previous
           </Link>
         ) : null}
         {page < pageCount ? (
-          <Link to={pageHref(search, { page: page + 1 })} className={buttonClasses("secondary", "sm")} rel="next">
+          <Link
+            to={pageHref(search, { page: page + 1 })}
+            className={buttonVariants({ variant: "secondary", size: "sm" })}
+            rel="next"
+          >
             Next
             <ChevronRight aria-hidden="true" className="size-4" />
           </Link>
@@ -132,7 +140,7 @@ export function ConfirmDelete({
   return (
     <details className="inline-block text-left">
       <summary
-        className={`${buttonClasses("danger", "sm")} list-none [&::-webkit-details-marker]:hidden`}
+        className={`${buttonVariants({ variant: "danger", size: "sm" })} list-none [&::-webkit-details-marker]:hidden`}
         aria-label={label}
       >
         <Trash2 aria-hidden="true" className="size-4" />

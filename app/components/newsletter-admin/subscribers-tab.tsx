@@ -1,7 +1,7 @@
 import { Download, Search, Send } from "lucide-react";
 import { Form } from "react-router";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { SelectField } from "~/components/ui/select";
@@ -40,7 +40,11 @@ export function SubscribersTab({ result, query, search, canResend }: Subscribers
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
         <CardTitle>Subscribers</CardTitle>
-        <a href="/api/admin/newsletter/export.csv" download className={buttonClasses("secondary", "sm")}>
+        <a
+          href="/api/admin/newsletter/export.csv"
+          download
+          className={buttonVariants({ variant: "secondary", size: "sm" })}
+        >
           <Download aria-hidden="true" className="size-4" />
           Export CSV
         </a>
@@ -57,14 +61,17 @@ export function SubscribersTab({ result, query, search, canResend }: Subscribers
             className="sm:flex-1"
             key={`q-${query.q}`}
           />
-          <SelectField label="Status" name="status" defaultValue={query.status} key={`status-${query.status}`}>
-            <option value="">All</option>
-            {Object.entries(STATUS_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
+          <SelectField
+            label="Status"
+            name="status"
+            className="sm:w-44"
+            defaultValue={query.status || "all"}
+            key={`status-${query.status}`}
+            options={[
+              { value: "all", label: "All" },
+              ...Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label })),
+            ]}
+          />
           <Button type="submit" variant="secondary" className="sm:mt-7">
             <Search aria-hidden="true" className="size-4" />
             Search

@@ -17,7 +17,7 @@ const OPTIONS: ReadonlyArray<{ theme: Theme; label: string; Icon: typeof Sun }> 
  * data-theme-cookie is written in the browser: the cookie the server would set.
  */
 export function ThemeToggle() {
-  const theme = usePageTheme() ?? "system";
+  const theme = usePageTheme();
   const location = useLocation();
 
   return (

@@ -1,14 +1,11 @@
 import { useRouteLoaderData } from "react-router";
 import { isTheme, type Theme } from "./theme";
 
-/** The public layout's route id: its loader reads the theme cookie. */
-const PUBLIC_LAYOUT_ID = "routes/public/layout";
-
 /**
- * The theme of a public page as the server read it from the cookie, or undefined outside
- * the public site (the admin area and sign-in pages keep the dark theme).
+ * The page's colour theme as the server read it from the cookie (the root loader), so
+ * that the first paint of every page, public or admin, is in the visitor's theme.
  */
-export function usePageTheme(): Theme | undefined {
-  const data = useRouteLoaderData(PUBLIC_LAYOUT_ID) as { theme?: unknown } | undefined;
-  return isTheme(data?.theme) ? data.theme : undefined;
+export function usePageTheme(): Theme {
+  const data = useRouteLoaderData("root") as { theme?: unknown } | undefined;
+  return isTheme(data?.theme) ? data.theme : "system";
 }

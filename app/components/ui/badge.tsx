@@ -1,23 +1,21 @@
+import { cva, type VariantProps } from "class-variance-authority";
 import type { ComponentPropsWithoutRef } from "react";
+import { cn } from "~/lib/cn";
 
-export type BadgeTone = "neutral" | "success" | "warning";
+const badgeVariants = cva("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium", {
+  variants: {
+    tone: {
+      neutral: "border-line text-fg-muted",
+      success: "border-accent/50 text-accent",
+      warning: "border-warning/60 text-warning",
+    },
+  },
+  defaultVariants: { tone: "neutral" },
+});
 
-const TONES: Record<BadgeTone, string> = {
-  neutral: "border-line text-fg-muted",
-  success: "border-accent/50 text-accent",
-  warning: "border-warning/60 text-warning",
-};
+export type BadgeTone = NonNullable<VariantProps<typeof badgeVariants>["tone"]>;
 
 /** A small label: a status, a type, "This device". */
-export function Badge({
-  tone = "neutral",
-  className = "",
-  ...props
-}: ComponentPropsWithoutRef<"span"> & { tone?: BadgeTone }) {
-  return (
-    <span
-      className={`inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium ${TONES[tone]} ${className}`}
-      {...props}
-    />
-  );
+export function Badge({ tone, className, ...props }: ComponentPropsWithoutRef<"span"> & { tone?: BadgeTone }) {
+  return <span className={cn(badgeVariants({ tone }), className)} {...props} />;
 }

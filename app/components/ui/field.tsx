@@ -1,11 +1,54 @@
+import { Label as LabelPrimitive } from "radix-ui";
 import { type ComponentPropsWithoutRef, type ReactNode, useId } from "react";
+import { cn } from "~/lib/cn";
 
-const INPUT =
-  "block w-full rounded-md border border-line bg-surface px-3 py-2 text-sm text-fg placeholder:text-fg-muted focus-visible:border-accent aria-invalid:border-danger";
+const CONTROL =
+  "block w-full min-w-0 rounded-md border border-line bg-surface px-3 py-2 text-sm text-fg placeholder:text-fg-muted focus-visible:border-accent aria-invalid:border-danger disabled:cursor-not-allowed disabled:opacity-60";
 
-/** A text input styled like the rest of the forms. Prefer TextField, which labels it. */
-export function Input({ className = "", ...props }: ComponentPropsWithoutRef<"input">) {
-  return <input className={`${INPUT} ${className}`} {...props} />;
+/** A text input styled like the rest of the forms. Prefer a field component, which labels it. */
+export function Input({ className, ...props }: ComponentPropsWithoutRef<"input">) {
+  return <input className={cn(CONTROL, className)} {...props} />;
+}
+
+export function Textarea({ className, ...props }: ComponentPropsWithoutRef<"textarea">) {
+  return <textarea className={cn(CONTROL, "resize-y leading-relaxed", className)} {...props} />;
+}
+
+export function Label({ className, ...props }: ComponentPropsWithoutRef<typeof LabelPrimitive.Root>) {
+  return <LabelPrimitive.Root className={cn("text-sm font-medium text-fg", className)} {...props} />;
+}
+
+/** A field's messages under its control: the hint (always) and the errors (when invalid). */
+export function FieldMessages({
+  hintId,
+  hint,
+  errorId,
+  errors,
+}: {
+  hintId: string;
+  hint?: ReactNode;
+  errorId: string;
+  errors?: readonly string[];
+}) {
+  return (
+    <>
+      {hint && (
+        <p id={hintId} className="text-xs text-fg-muted">
+          {hint}
+        </p>
+      )}
+      {errors && errors.length > 0 && (
+        <p id={errorId} className="text-sm text-danger" data-testid="field-error">
+          {errors.join(" ")}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The ids that tie a control to its hint and its errors (aria-describedby). */
+export function describedBy(ids: { hintId: string; errorId: string }, hint: unknown, invalid: boolean) {
+  return [hint ? ids.hintId : null, invalid ? ids.errorId : null].filter(Boolean).join(" ") || undefined;
 }
 
 export interface TextFieldProps extends Omit<ComponentPropsWithoutRef<"input">, "id"> {
@@ -17,29 +60,25 @@ export interface TextFieldProps extends Omit<ComponentPropsWithoutRef<"input">, 
   id?: string;
 }
 
-/** A labelled input with its hint and error tied to it (aria-describedby, aria-invalid). */
-export function TextField({ label, hint, error, id, className = "", ...props }: TextFieldProps) {
+/**
+ * A labelled input with its hint and error tied to it, for forms that are not Conform
+ * forms (the sign-in pages, which work without JavaScript). Admin forms use the fields
+ * of app/components/forms/fields.tsx.
+ */
+export function TextField({ label, hint, error, id, className, ...props }: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const ids = { hintId: `${inputId}-hint`, errorId: `${inputId}-error` };
   return (
-    <div className={`flex flex-col gap-1.5 ${className}`}>
-      <label htmlFor={inputId} className="text-sm font-medium text-fg">
-        {label}
-      </label>
-      <Input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...props} />
-      {hint && (
-        <p id={hintId} className="text-xs text-fg-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="text-sm text-danger">
-          {error}
-        </p>
-      )}
+    <div className={cn("flex flex-col gap-1.5", className)}>
+      <Label htmlFor={inputId}>{label}</Label>
+      <Input
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(ids, hint, Boolean(error))}
+        {...props}
+      />
+      <FieldMessages {...ids} hint={hint} errors={error ? [error] : undefined} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Feedback, type FeedbackMessage } from "~/components/auth/feedback";
 import { PageTitle } from "~/components/site/page-title";
 import { Badge } from "~/components/ui/badge";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { Select, SelectField } from "~/components/ui/select";
@@ -26,6 +26,10 @@ import type { Route } from "./+types/users";
 export const meta: Route.MetaFunction = () => adminPageMeta("Users");
 
 const ROLE_LABELS = { admin: "Administrator", editor: "Editor" } as const;
+const ROLE_OPTIONS = [
+  { value: "editor", label: ROLE_LABELS.editor },
+  { value: "admin", label: ROLE_LABELS.admin },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
@@ -189,12 +193,10 @@ export default function AdminUsersPage({ loaderData, actionData }: Route.Compone
             <SelectField
               label="Role"
               name="role"
+              className="sm:w-44"
               defaultValue={actionData?.values?.role ?? "editor"}
-              error={actionData?.fieldErrors?.role}
-            >
-              <option value="editor">Editor</option>
-              <option value="admin">Administrator</option>
-            </SelectField>
+              options={ROLE_OPTIONS}
+            />
             <Button type="submit" className="sm:mt-7" disabled={busyIntent === "invite"}>
               <Send aria-hidden="true" className="size-4" />
               {busyIntent === "invite" ? "Sending…" : "Send invitation"}
@@ -238,12 +240,10 @@ export default function AdminUsersPage({ loaderData, actionData }: Route.Compone
                           id={`role-${user.id}`}
                           name="role"
                           defaultValue={user.role ?? "editor"}
-                          className="py-1"
+                          className="w-40 py-1"
                           key={`${user.id}-${user.role}`}
-                        >
-                          <option value="editor">{ROLE_LABELS.editor}</option>
-                          <option value="admin">{ROLE_LABELS.admin}</option>
-                        </Select>
+                          options={ROLE_OPTIONS}
+                        />
                         <Button type="submit" variant="secondary" size="sm" aria-label={`Save the role of ${label}`}>
                           <UserCog aria-hidden="true" className="size-4" />
                           Save
@@ -313,7 +313,7 @@ function DeleteUser({ userId, label }: { userId: string; label: string }) {
   return (
     <details className="inline-block text-left">
       <summary
-        className={`${buttonClasses("danger", "sm")} list-none [&::-webkit-details-marker]:hidden`}
+        className={`${buttonVariants({ variant: "danger", size: "sm" })} list-none [&::-webkit-details-marker]:hidden`}
         aria-label={`Delete ${label}`}
       >
         <Trash2 aria-hidden="true" className="size-4" />

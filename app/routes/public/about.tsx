@@ -3,7 +3,7 @@ import { isWebUrl } from "~/components/public/external";
 import { publicPageMeta, summarize } from "~/components/public/page-meta";
 import { STAGGER_CLASS, staggerStyle } from "~/components/public/stagger";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
-import { buttonClasses } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
 import { servicesContext } from "~/context";
 import type { AboutPage as AboutContent } from "../../../server/content/types.ts";
 import type { Route } from "./+types/about";
@@ -76,7 +76,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
                 target="_blank"
                 rel="noopener noreferrer"
                 data-testid="about-linkedin"
-                className={buttonClasses("primary")}
+                className={buttonVariants({ variant: "primary" })}
               >
                 Connect on LinkedIn
                 <ExternalLink aria-hidden="true" className="size-4" />
@@ -88,7 +88,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
                 target="_blank"
                 rel="noopener noreferrer"
                 data-testid="about-resume"
-                className={buttonClasses("secondary")}
+                className={buttonVariants({ variant: "secondary" })}
               >
                 <FileText aria-hidden="true" className="size-4" />
                 View Resume

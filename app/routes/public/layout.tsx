@@ -1,21 +1,18 @@
 import { Outlet } from "react-router";
 import { RouteErrorMessage } from "~/components/errors/error-message";
 import { PublicShell } from "~/components/site/public-shell";
-import { themeFromCookieHeader } from "~/components/theme/theme";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { siteMeta } from "~/lib/meta";
 import { getSiteSettings } from "../../../server/content/site-settings.ts";
 import type { Route } from "./+types/layout";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const settings = await getSiteSettings(context.get(servicesContext).db);
   // The year comes from the server with the data, so hydration never disagrees with the HTML.
   return {
     linkedinUrl: settings.linkedin_url,
     year: new Date().getFullYear(),
-    // The theme toggle's cookie; root.tsx puts it on <html> so the first paint is right.
-    theme: themeFromCookieHeader(request.headers.get("cookie")),
   };
 }
 

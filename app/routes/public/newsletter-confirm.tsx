@@ -2,7 +2,7 @@ import { CircleAlert, CircleCheck } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
@@ -110,7 +110,7 @@ export default function NewsletterConfirmPage({ loaderData, actionData }: Route.
             <p className="text-fg-muted">
               You will receive instant notifications by email whenever new projects, tips and resources are published.
             </p>
-            <Link to="/" className={buttonClasses("primary")}>
+            <Link to="/" className={buttonVariants({ variant: "primary" })}>
               Return to Home
             </Link>
           </div>
@@ -119,7 +119,7 @@ export default function NewsletterConfirmPage({ loaderData, actionData }: Route.
           <div role="alert" className="flex flex-col items-center gap-4" data-testid="confirm-error">
             <CircleAlert aria-hidden="true" className="size-10 text-danger" />
             <p className="text-fg">{state.message}</p>
-            <Link to="/" className={buttonClasses("secondary")}>
+            <Link to="/" className={buttonVariants({ variant: "secondary" })}>
               Return to Home
             </Link>
           </div>

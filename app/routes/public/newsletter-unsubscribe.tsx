@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
@@ -46,7 +46,7 @@ export default function NewsletterUnsubscribePage({ loaderData, actionData }: Ro
           <CircleAlert aria-hidden="true" className="size-10 text-danger" />
           <PageTitle>Invalid Link</PageTitle>
           <p className="text-fg-muted">This unsubscribe link is invalid. Please check your email and try again.</p>
-          <Link to="/" className={buttonClasses("secondary")}>
+          <Link to="/" className={buttonVariants({ variant: "secondary" })}>
             Return to Home
           </Link>
         </div>
@@ -60,7 +60,7 @@ export default function NewsletterUnsubscribePage({ loaderData, actionData }: Ro
             <Button type="submit" variant="danger" disabled={state === "pending"} data-testid="unsubscribe-button">
               {state === "pending" ? "Unsubscribing..." : "Unsubscribe"}
             </Button>
-            <Link to="/" className={buttonClasses("secondary")} data-testid="keep-subscription">
+            <Link to="/" className={buttonVariants({ variant: "secondary" })} data-testid="keep-subscription">
               Keep Subscription
             </Link>
           </fetcher.Form>
@@ -78,7 +78,7 @@ export default function NewsletterUnsubscribePage({ loaderData, actionData }: Ro
           <p className="text-fg-muted">
             You will no longer receive emails from us. You can subscribe again at any time from the website.
           </p>
-          <Link to="/" className={buttonClasses("primary")}>
+          <Link to="/" className={buttonVariants({ variant: "primary" })}>
             Return to Home
           </Link>
         </div>

@@ -1,0 +1,61 @@
+import { type ReactNode, useState } from "react";
+import { AlertDialog, AlertDialogContent, AlertDialogTrigger } from "~/components/ui/alert-dialog";
+import { Button } from "~/components/ui/button";
+import { useActionFetcher } from "./use-action-fetcher";
+
+export interface ConfirmActionProps {
+  /** Opens the confirmation; leave out to control `open` from outside (e.g. from a menu item). */
+  trigger?: ReactNode;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  title: string;
+  /** What will happen; end it with the fact that it cannot be undone. */
+  description: ReactNode;
+  confirmLabel: string;
+  pendingLabel?: string;
+  /** The action's intent, and the fields posted with it (the item's id, say). */
+  intent: string;
+  fields: Record<string, string>;
+  action?: string;
+}
+
+/**
+ * The one delete confirmation of the admin: an alert dialog whose confirm button posts
+ * the intent. It stays open (button busy) until the answer, whose toast says how it went.
+ */
+export function ConfirmAction({
+  trigger,
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel = "Deleting...",
+  intent,
+  fields,
+  action,
+}: ConfirmActionProps) {
+  const [ownOpen, setOwnOpen] = useState(false);
+  const isOpen = open ?? ownOpen;
+  const setOpen = onOpenChange ?? setOwnOpen;
+  const { fetcher, busy } = useActionFetcher(intent, { onSuccess: () => setOpen(false) });
+  return (
+    <AlertDialog open={isOpen} onOpenChange={setOpen}>
+      {trigger && <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>}
+      <AlertDialogContent
+        title={title}
+        description={description}
+        action={
+          <Button
+            variant="danger"
+            disabled={busy}
+            data-testid="confirm-action"
+            onClick={() => fetcher.submit({ intent, ...fields }, { method: "post", action })}
+          >
+            {busy ? pendingLabel : confirmLabel}
+          </Button>
+        }
+      />
+    </AlertDialog>
+  );
+}
