@@ -8,6 +8,7 @@ import {
   startSiteWithAccounts,
   type TestAccount,
 } from "../../tests/helpers/accounts.ts";
+import type { TestDialect } from "../../tests/helpers/databases.ts";
 import { closeBrowser, launchBrowser, type TestPage } from "./browser.ts";
 
 export interface SignedInSite<Key extends string> {
@@ -21,14 +22,18 @@ export interface SignedInSite<Key extends string> {
 }
 
 /**
- * For a browser test file of the admin area: before its tests, a server on a fresh
- * SQLite database with these accounts (after `seed`), the browser, and every account
- * signed in from its own address in `subnet` (see signInEach); after them, all stopped.
+ * For a browser test file (or one `describe` of it) of the admin area: before its
+ * tests, a server on a fresh database (SQLite unless told otherwise) with these
+ * accounts (after `seed`), the browser, and every account signed in from its own
+ * address in `subnet` (see signInEach); after them, all stopped.
  */
 export function setUpSignedInSite<Key extends string>(options: {
   accounts: Record<Key, TestAccount>;
   subnet: string;
   seed?: (database: DatabaseHandle) => Promise<void>;
+  dialect?: TestDialect;
+  /** Extra environment of the server. */
+  env?: Record<string, string | undefined>;
 }): SignedInSite<Key> {
   const state = {
     signedIn: async (testPage: TestPage, who: Key) => {
@@ -40,10 +45,10 @@ export function setUpSignedInSite<Key extends string>(options: {
   beforeAll(async () => {
     [state.site] = await Promise.all([
       startSiteWithAccounts({
-        dialect: "sqlite",
+        dialect: options.dialect ?? "sqlite",
         accounts: Object.values(options.accounts),
         // The sign-ins come from their own proxy-reported addresses.
-        server: { env: { TRUST_PROXY: "true" } },
+        server: { env: { ...options.env, TRUST_PROXY: "true" } },
         seed: options.seed,
       }),
       launchBrowser(),
