@@ -48,6 +48,15 @@ export class Conflict extends AppError {
   }
 }
 
+/** The request's body (an uploaded file) is larger than allowed. */
+export class TooLarge extends AppError {
+  readonly status = 413;
+  constructor(message: string) {
+    super(message);
+    this.name = "TooLarge";
+  }
+}
+
 /** Too many requests of this kind; try again after `retryAfterSeconds`. */
 export class RateLimited extends AppError {
   readonly status = 429;

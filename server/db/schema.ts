@@ -26,7 +26,7 @@ export const INVITATION_KINDS = ["invitation", "owner-setup"] as const;
 /** Columns that SQLite returns as 0/1 and that are turned into booleans. */
 export const BOOLEAN_COLUMNS = new Set(["is_visible", "published", "featured"]);
 /** Columns stored as JSON text on SQLite (jsonb on PostgreSQL) and parsed on read. */
-export const JSON_COLUMNS = new Set(["metadata", "details", "headers"]);
+export const JSON_COLUMNS = new Set(["metadata", "details", "headers", "variants"]);
 
 type Timestamp = string;
 type JsonObject = Record<string, unknown>;
@@ -256,6 +256,18 @@ export interface AccountInvitationsTable {
   accepted_at: Timestamp | null;
 }
 
+export const MEDIA_FORMATS = ["jpeg", "png", "webp", "gif"] as const;
+
+/** A smaller copy of a media image, made at upload for srcset. */
+export interface MediaVariant {
+  width: number;
+  height: number;
+  format: (typeof MEDIA_FORMATS)[number];
+  /** Path in the same bucket as the original. */
+  path: string;
+  bytes: number;
+}
+
 export interface MediaTable {
   id: string;
   bucket: string;
@@ -266,6 +278,16 @@ export interface MediaTable {
   height: number | null;
   created_at: Generated<Timestamp>;
   created_by: string | null;
+  /** The image's text alternative, used where a section gives none. */
+  alt: string | null;
+  /** The file name it was uploaded under, for people (never used as a path). */
+  original_name: string | null;
+  /** The address an imported image was fetched from. */
+  source_url: string | null;
+  /** Widest last; empty for an image too small to need any. */
+  variants: Generated<MediaVariant[]>;
+  /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
+  revision: Generated<number>;
 }
 
 export interface AuditLogTable {

@@ -42,7 +42,7 @@ async function expectViolation(work: Promise<unknown>, constraint: RegExp): Prom
   await expect(work).rejects.toThrow(constraint);
 }
 
-const MIGRATION_NAMES = ["0001-initial-schema", "0002-email-outbox-batch", "0003-content-revisions"];
+const MIGRATION_NAMES = ["0001-initial-schema", "0002-email-outbox-batch", "0003-content-revisions", "0004-media"];
 
 let sequence = 0;
 const nextId = (prefix: string) => `${prefix}-test-${++sequence}`;
@@ -77,7 +77,7 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
     expect([...BETTER_AUTH_TABLES].sort()).toEqual([...AUTH_TABLES].sort());
   });
 
-  it("gives chapters and newsletter_subscribers the columns of the data model", async () => {
+  it("gives chapters, newsletter_subscribers and media the columns of the data model", async () => {
     const tables = await db.introspection.getTables();
     const columns = (name: string) =>
       tables
@@ -113,6 +113,24 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
         "consent_source",
         "consent_ip_hash",
         "updated_at",
+      ].sort(),
+    );
+    expect(columns("media")).toEqual(
+      [
+        "id",
+        "bucket",
+        "path",
+        "mime",
+        "bytes",
+        "width",
+        "height",
+        "created_at",
+        "created_by",
+        "alt",
+        "original_name",
+        "source_url",
+        "variants",
+        "revision",
       ].sort(),
     );
   });

@@ -4,6 +4,7 @@ import type { DialectName } from "../connection.ts";
 import * as initialSchema from "./0001-initial-schema.ts";
 import * as emailOutboxBatch from "./0002-email-outbox-batch.ts";
 import * as contentRevisions from "./0003-content-revisions.ts";
+import * as media from "./0004-media.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0001-initial-schema": initialSchema,
   "0002-email-outbox-batch": emailOutboxBatch,
   "0003-content-revisions": contentRevisions,
+  "0004-media": media,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */
