@@ -1,17 +1,26 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
 import { z } from "zod";
-import { type ChaptersTable, type Database, SECTION_TYPES } from "../db/schema.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import type { ChaptersTable, Database } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { optionalWholeNumber, revisionField } from "./fields.ts";
+import {
+  bumpListRevision,
+  forgetListRevision,
+  listKeys,
+  type RevisionedList,
+  readRevisionedList,
+} from "./list-revisions.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
+import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import { slugify, uniqueSlug } from "./slugs.ts";
-import { type ContentStore, changed, isUniqueViolation, nextOrderIndex, orderIndex } from "./store.ts";
+import { type ContentStore, defined, isUniqueViolation, nextOrderIndex, writeContent } from "./store.ts";
 
 /**
- * The chapters, chapter_sections and chapter_slug_redirects tables: the only module
- * that writes them. A chapter's slug comes from its title; renaming it gives it a new
- * slug and keeps the old one as a redirect, so earlier links keep working.
+ * The chapters and chapter_slug_redirects tables: the only module that writes them
+ * (a chapter's sections are in sections.ts). A chapter's slug comes from its title;
+ * renaming it gives it a new slug and keeps the old one as a redirect, so earlier
+ * links keep working.
  */
 
 export interface ChapterRecord {
@@ -24,16 +33,7 @@ export interface ChapterRecord {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
-}
-
-export interface SectionRecord {
-  id: string;
-  chapterId: string;
-  type: (typeof SECTION_TYPES)[number];
-  content: string;
-  caption: string | null;
-  language: string | null;
-  orderIndex: number;
+  revision: number;
 }
 
 const title = z
@@ -41,53 +41,48 @@ const title = z
   .trim()
   .min(1, "Chapter title is required")
   .max(200, "Chapter title is too long (200 characters at most)");
+const number = optionalWholeNumber("Chapter number must be a whole number");
+// Unlike tips and resources, an invalid chapter order is refused, not turned into 0.
+const orderIndex = optionalWholeNumber("Order must be a whole number");
 
-const newChapterSchema = z.object({ title, published: z.boolean().default(true) });
+const newChapterSchema = z.object({ title, number, orderIndex, published: z.boolean().default(true) });
 
 const chapterChangesSchema = z.object({
+  revision: revisionField,
   title: title.optional(),
   published: z.boolean().optional(),
-  number: z.coerce.number().int("Chapter number must be a whole number").min(0).max(1_000_000).optional(),
-  orderIndex: orderIndex.optional(),
+  number,
+  orderIndex,
 });
 
-const optionalText = z
-  .string()
-  .trim()
-  .max(500)
-  .nullish()
-  .transform((value) => (value ? value : null));
+export interface NewChapter {
+  title: string;
+  /** Blank or omitted: the highest number + 1. */
+  number?: number | string | null;
+  /** Blank or omitted: the highest order_index + 1. */
+  orderIndex?: number | string | null;
+  published?: boolean;
+}
 
-const sectionFields = {
-  type: z.enum(SECTION_TYPES, { error: "Choose a section type" }),
-  content: z
-    .string({ error: "Section content is required" })
-    .max(200_000, "Section content is too long")
-    .refine((value) => value.trim() !== "", "Section content is required"),
-  caption: optionalText,
-  language: optionalText,
-};
+export interface ChapterChanges {
+  /** The revision the editor's form was opened at. */
+  revision: number;
+  title?: string;
+  published?: boolean;
+  number?: number | string | null;
+  orderIndex?: number | string | null;
+}
 
-const newSectionSchema = z.object({
-  chapterId: z.string({ error: "Please select a chapter first" }).min(1, "Please select a chapter first"),
-  ...sectionFields,
-});
+type ChapterRow = Selectable<ChaptersTable>;
 
-const sectionChangesSchema = z.object({
-  type: sectionFields.type.optional(),
-  content: sectionFields.content.optional(),
-  caption: sectionFields.caption.optional(),
-  language: sectionFields.language.optional(),
-});
-
-const chapterItem = (row: Selectable<ChaptersTable>) => ({
+const chapterItem = (row: ChapterRow) => ({
   type: "chapter" as const,
   id: row.id,
   title: row.title,
   url: publishedPaths.chapter(row.slug),
 });
 
-function toChapter(row: Selectable<ChaptersTable>): ChapterRecord {
+function toChapter(row: ChapterRow): ChapterRecord {
   return {
     id: row.id,
     slug: row.slug,
@@ -98,26 +93,7 @@ function toChapter(row: Selectable<ChaptersTable>): ChapterRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     publishedAt: row.published_at ?? null,
-  };
-}
-
-function toSection(row: {
-  id: string;
-  chapter_id: string;
-  type: SectionRecord["type"];
-  content: string;
-  caption: string | null;
-  language: string | null;
-  order_index: number;
-}): SectionRecord {
-  return {
-    id: row.id,
-    chapterId: row.chapter_id,
-    type: row.type,
-    content: row.content,
-    caption: row.caption,
-    language: row.language,
-    orderIndex: row.order_index,
+    revision: row.revision,
   };
 }
 
@@ -144,41 +120,45 @@ async function withSlugRetry<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function listChapters(db: Kysely<Database>): Promise<ChapterRecord[]> {
-  const rows = await db.selectFrom("chapters").selectAll().orderBy("order_index").orderBy("number").execute();
-  return rows.map(toChapter);
+async function selectChapter(db: Kysely<Database>, id: string): Promise<ChapterRow | undefined> {
+  return db.selectFrom("chapters").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** All chapters, drafts included, by order_index, with the list's revision. */
+export async function listChapters(db: Kysely<Database>): Promise<RevisionedList<ChapterRecord>> {
+  return readRevisionedList(db, listKeys.chapters, async () => {
+    const rows = await db.selectFrom("chapters").selectAll().orderBy("order_index").orderBy("number").execute();
+    return rows.map(toChapter);
+  });
 }
 
 export async function getChapter(db: Kysely<Database>, id: string): Promise<ChapterRecord> {
-  const row = await db.selectFrom("chapters").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound("This chapter no longer exists.");
+  const row = await selectChapter(db, id);
+  if (!row) throw goneError("chapter");
   return toChapter(row);
 }
 
-/** New chapters go last: highest order_index + 1 and highest number + 1; published unless said otherwise. */
-export async function createChapter(
-  store: ContentStore,
-  input: { title: string; published?: boolean },
-): Promise<ChapterRecord> {
+/**
+ * New chapters go last unless told otherwise: highest order_index + 1 and highest
+ * number + 1 (the first chapter is number 1 at order 0); published unless said otherwise.
+ */
+export async function createChapter(store: ContentStore, input: NewChapter): Promise<ChapterRecord> {
   const data = parseInput(newChapterSchema, input);
-  const chapter = await withSlugRetry(() =>
-    store.db.transaction().execute(async (trx) => {
-      const orderIndex = await nextOrderIndex(trx, "chapters");
+  return withSlugRetry(() =>
+    writeContent(store, async ({ trx, store: inTransaction, audit }) => {
       const highest = await trx
         .selectFrom("chapters")
         .select((eb) => eb.fn.max("number").as("highest"))
         .executeTakeFirst();
-      const number = highest?.highest == null ? 1 : Number(highest.highest) + 1;
-      const slug = uniqueSlug(slugify(data.title), await takenSlugs(trx));
       const now = new Date().toISOString();
       const row = await trx
         .insertInto("chapters")
         .values({
           id: newId("chapter"),
-          slug,
+          slug: uniqueSlug(slugify(data.title), await takenSlugs(trx)),
           title: data.title,
-          number,
-          order_index: orderIndex,
+          number: data.number ?? (highest?.highest == null ? 1 : Number(highest.highest) + 1),
+          order_index: data.orderIndex ?? (await nextOrderIndex(trx, "chapters")),
           published: data.published,
           created_at: now,
           updated_at: now,
@@ -186,197 +166,103 @@ export async function createChapter(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (row.published) await contentPublished({ ...store, db: trx }, chapterItem(row));
+      await bumpListRevision(trx, listKeys.chapters);
+      if (row.published) await contentPublished(inTransaction, chapterItem(row));
+      await audit({ action: "chapter.created", entity: "chapter", entityId: row.id, details: { title: row.title } });
       return toChapter(row);
     }),
   );
-  await changed(store);
-  return chapter;
 }
 
 /**
- * Changes title, published, number or order. A new title gives a new slug; the old one
- * redirects. published_at is set the first time the chapter is published.
+ * Changes title, published, number or order at the revision the editor saw. A new
+ * title gives a new slug; the old one redirects. published_at is set the first time
+ * the chapter is published; publishing schedules the newsletter notification and
+ * unpublishing within its grace period cancels it.
  */
-export async function updateChapter(
-  store: ContentStore,
-  id: string,
-  changes: { title?: string; published?: boolean; number?: number; orderIndex?: number },
-): Promise<ChapterRecord> {
-  const data = parseInput(chapterChangesSchema, changes);
-  const chapter = await withSlugRetry(() =>
-    store.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom("chapters").selectAll().where("id", "=", id).executeTakeFirst();
-      if (!current) throw new NotFound("This chapter no longer exists.");
-      const now = new Date().toISOString();
-      let slug = current.slug;
-      if (data.title !== undefined && data.title !== current.title) {
-        slug = await renameSlug(trx, id, current.slug, data.title);
-      }
-      const row = await trx
-        .updateTable("chapters")
-        .set({
-          slug,
-          ...(data.title !== undefined ? { title: data.title } : {}),
-          ...(data.published !== undefined ? { published: data.published } : {}),
-          ...(data.number !== undefined ? { number: data.number } : {}),
-          ...(data.orderIndex !== undefined ? { order_index: data.orderIndex } : {}),
-          ...(data.published && !current.published_at ? { published_at: now } : {}),
-          updated_at: now,
-        })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (row.published && !current.published) await contentPublished({ ...store, db: trx }, chapterItem(row));
-      if (!row.published && current.published) await contentWithdrawn({ ...store, db: trx }, chapterItem(row));
+export async function updateChapter(store: ContentStore, id: string, changes: ChapterChanges): Promise<ChapterRecord> {
+  const { revision, ...data } = parseInput(chapterChangesSchema, changes);
+  const saved = defined({
+    title: data.title,
+    published: data.published,
+    number: data.number,
+    order_index: data.orderIndex,
+  });
+  return withSlugRetry(() =>
+    writeContent(store, async ({ trx, store: inTransaction, audit }) => {
+      const { row, before } = await saveAtRevision("chapter", revision, {
+        read: () => selectChapter(trx, id),
+        holds: (current) => holdsValues(current, saved),
+        async write(current) {
+          const now = new Date().toISOString();
+          const slug = saved.title === undefined ? current.slug : await slugForTitle(trx, current, saved.title);
+          const updated = await trx
+            .updateTable("chapters")
+            .set((eb) => ({
+              ...saved,
+              slug,
+              ...(saved.published && !current.published_at ? { published_at: now } : {}),
+              updated_at: now,
+              revision: eb("revision", "+", 1),
+            }))
+            .where("id", "=", id)
+            .where("revision", "=", revision)
+            .returningAll()
+            .executeTakeFirst();
+          if (updated && slug !== current.slug) await keepFormerSlug(trx, id, current.slug, slug);
+          return updated;
+        },
+      });
+      if (!before) return toChapter(row);
+      if (row.order_index !== before.order_index) await bumpListRevision(trx, listKeys.chapters);
+      if (row.published && !before.published) await contentPublished(inTransaction, chapterItem(row));
+      if (!row.published && before.published) await contentWithdrawn(inTransaction, chapterItem(row));
+      await audit({
+        action: "chapter.updated",
+        entity: "chapter",
+        entityId: id,
+        details: { changed: changedColumns(before, row, Object.keys(saved)) },
+      });
       return toChapter(row);
     }),
   );
-  await changed(store);
-  return chapter;
 }
 
-async function renameSlug(trx: Transaction<Database>, id: string, oldSlug: string, newTitle: string) {
+/** The slug a chapter gets for a new title: a title that still yields its slug (or its numbered form) keeps it. */
+async function slugForTitle(trx: Transaction<Database>, chapter: ChapterRow, newTitle: string): Promise<string> {
   const base = slugify(newTitle);
-  // A title that still yields the current slug (or its numbered form) keeps it.
-  if (oldSlug === base || new RegExp(`^${base}-\\d+$`).test(oldSlug)) return oldSlug;
-  const slug = uniqueSlug(base, await takenSlugs(trx, id));
-  // Renamed back to an earlier title: the slug is this chapter's again, not a redirect.
-  await trx.deleteFrom("chapter_slug_redirects").where("slug", "=", slug).where("chapter_id", "=", id).execute();
+  if (chapter.slug === base || new RegExp(`^${base}-\\d+$`).test(chapter.slug)) return chapter.slug;
+  return uniqueSlug(base, await takenSlugs(trx, chapter.id));
+}
+
+/** The former slug redirects to the chapter; a slug the chapter takes back is no longer a redirect. */
+async function keepFormerSlug(trx: Transaction<Database>, id: string, oldSlug: string, newSlug: string) {
+  await trx.deleteFrom("chapter_slug_redirects").where("slug", "=", newSlug).where("chapter_id", "=", id).execute();
   await trx
     .insertInto("chapter_slug_redirects")
     .values({ slug: oldSlug, chapter_id: id, created_at: new Date().toISOString() })
     .onConflict((conflict) => conflict.column("slug").doUpdateSet({ chapter_id: id }))
     .execute();
-  return slug;
 }
 
 /** Deletes the chapter with its sections and former slugs (ON DELETE CASCADE). */
 export async function deleteChapter(store: ContentStore, id: string): Promise<void> {
-  const result = await store.db.deleteFrom("chapters").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NotFound("This chapter no longer exists.");
-  await contentWithdrawn(store, { type: "chapter", id });
-  await changed(store);
+  await writeContent(store, async ({ trx, store: inTransaction, audit }) => {
+    const row = await trx.deleteFrom("chapters").where("id", "=", id).returning("title").executeTakeFirst();
+    if (!row) throw goneError("chapter");
+    await contentWithdrawn(inTransaction, { type: "chapter", id });
+    await bumpListRevision(trx, listKeys.chapters);
+    await forgetListRevision(trx, listKeys.sections(id));
+    await audit({ action: "chapter.deleted", entity: "chapter", entityId: id, details: { title: row.title } });
+  });
 }
 
-export async function listSections(db: Kysely<Database>, chapterId: string): Promise<SectionRecord[]> {
-  const rows = await db
-    .selectFrom("chapter_sections")
-    .selectAll()
-    .where("chapter_id", "=", chapterId)
-    .orderBy("order_index")
-    .orderBy("id")
-    .execute();
-  return rows.map(toSection);
+/** Whether the chapter exists. */
+export async function chapterExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  return (await db.selectFrom("chapters").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 }
 
-async function touchChapter(trx: Kysely<Database>, chapterId: string): Promise<void> {
+/** A section of the chapter changed: the reader's "updated" date moves (not an edit of the chapter: its revision stays). */
+export async function markChapterEdited(trx: Transaction<Database>, chapterId: string): Promise<void> {
   await trx.updateTable("chapters").set({ updated_at: new Date().toISOString() }).where("id", "=", chapterId).execute();
-}
-
-/** Appends a section: highest order_index of the chapter + 1. */
-export async function createSection(
-  store: ContentStore,
-  input: {
-    chapterId: string;
-    type: SectionRecord["type"];
-    content: string;
-    caption?: string | null;
-    language?: string | null;
-  },
-): Promise<SectionRecord> {
-  const data = parseInput(newSectionSchema, input);
-  const section = await store.db.transaction().execute(async (trx) => {
-    const chapter = await trx.selectFrom("chapters").select("id").where("id", "=", data.chapterId).executeTakeFirst();
-    if (!chapter) throw new Invalid({ chapterId: "Please select a chapter first" });
-    const highest = await trx
-      .selectFrom("chapter_sections")
-      .select((eb) => eb.fn.max("order_index").as("highest"))
-      .where("chapter_id", "=", data.chapterId)
-      .executeTakeFirst();
-    const row = await trx
-      .insertInto("chapter_sections")
-      .values({
-        id: newId("section"),
-        chapter_id: data.chapterId,
-        type: data.type,
-        content: data.content,
-        caption: data.caption,
-        language: data.language,
-        order_index: highest?.highest == null ? 0 : Number(highest.highest) + 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await touchChapter(trx, data.chapterId);
-    return toSection(row);
-  });
-  await changed(store);
-  return section;
-}
-
-export async function updateSection(
-  store: ContentStore,
-  id: string,
-  changes: { type?: SectionRecord["type"]; content?: string; caption?: string | null; language?: string | null },
-): Promise<SectionRecord> {
-  const data = parseInput(sectionChangesSchema, changes);
-  const section = await store.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable("chapter_sections")
-      .set({
-        ...(data.type !== undefined ? { type: data.type } : {}),
-        ...(data.content !== undefined ? { content: data.content } : {}),
-        ...(data.caption !== undefined ? { caption: data.caption } : {}),
-        ...(data.language !== undefined ? { language: data.language } : {}),
-      })
-      .where("id", "=", id)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw new NotFound("This section no longer exists.");
-    await touchChapter(trx, row.chapter_id);
-    return toSection(row);
-  });
-  await changed(store);
-  return section;
-}
-
-export async function deleteSection(store: ContentStore, id: string): Promise<void> {
-  await store.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .deleteFrom("chapter_sections")
-      .where("id", "=", id)
-      .returning("chapter_id")
-      .executeTakeFirst();
-    if (!row) throw new NotFound("This section no longer exists.");
-    await touchChapter(trx, row.chapter_id);
-  });
-  await changed(store);
-}
-
-/**
- * Swaps the section's order_index with its neighbour's (spec §4). The first cannot move
- * up and the last cannot move down: then nothing changes and false is returned.
- */
-export async function moveSection(store: ContentStore, id: string, direction: "up" | "down"): Promise<boolean> {
-  const moved = await store.db.transaction().execute(async (trx) => {
-    const section = await trx.selectFrom("chapter_sections").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!section) throw new NotFound("This section no longer exists.");
-    const siblings = await listSections(trx, section.chapter_id);
-    const position = siblings.findIndex((sibling) => sibling.id === id);
-    const neighbour = siblings[direction === "up" ? position - 1 : position + 1];
-    if (!neighbour) return false;
-    // Equal order_index values (never made by this module) still swap places by position.
-    const [mine, theirs] =
-      neighbour.orderIndex === section.order_index
-        ? direction === "up"
-          ? [neighbour.orderIndex, neighbour.orderIndex + 1]
-          : [neighbour.orderIndex + 1, neighbour.orderIndex]
-        : [neighbour.orderIndex, section.order_index];
-    await trx.updateTable("chapter_sections").set({ order_index: mine }).where("id", "=", id).execute();
-    await trx.updateTable("chapter_sections").set({ order_index: theirs }).where("id", "=", neighbour.id).execute();
-    await touchChapter(trx, section.chapter_id);
-    return true;
-  });
-  if (moved) await changed(store);
-  return moved;
 }

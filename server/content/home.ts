@@ -1,14 +1,29 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { z } from "zod";
-import type { Database } from "../db/schema.ts";
-import { Invalid } from "../errors.ts";
+import type { Database, HomePageContentTable } from "../db/schema.ts";
 import { parseInput } from "../validation.ts";
-import { type ContentStore, changed, optionalLink } from "./store.ts";
+import { optionalLink, revisionField } from "./fields.ts";
+import { saveAtRevision } from "./revisions.ts";
+import { type ContentStore, writeContent } from "./store.ts";
 
-/** The home_page_content table: the hero texts, its two buttons and the newsletter switch. */
+/**
+ * The home_page_content table: the hero texts, its two buttons (text, and a link in
+ * metadata.link) and the newsletter switch. The Home Page Editor saves them together,
+ * each entry at the revision the editor saw: all of them, or none.
+ */
+
+export const HOME_CONTENT_KEYS = [
+  "hero_headline",
+  "hero_tagline",
+  "hero_description",
+  "button_primary_text",
+  "button_secondary_text",
+  "newsletter_section_visible",
+] as const;
+export type HomeContentKey = (typeof HOME_CONTENT_KEYS)[number];
 
 interface HomeContentDefault {
-  section_key: string;
+  section_key: HomeContentKey;
   content_value: string;
   metadata: Record<string, unknown>;
 }
@@ -48,61 +63,114 @@ export async function seedHomeContent(db: Kysely<Database>): Promise<void> {
     .execute();
 }
 
-export const HOME_CONTENT_KEYS = HOME_CONTENT_DEFAULTS.map((entry) => entry.section_key);
+const BUTTON_KEYS: ReadonlySet<HomeContentKey> = new Set(["button_primary_text", "button_secondary_text"]);
 
-const homeChangeSchema = z.object({
-  sectionKey: z.string().refine((key) => HOME_CONTENT_KEYS.includes(key), "Unknown home page entry"),
-  contentValue: z.string().trim().max(5000).optional(),
-  isVisible: z.boolean().optional(),
-  /** The button's link (metadata.link); "" removes it so the default applies. */
-  link: optionalLink.optional(),
-  displayOrder: z.coerce.number().int().min(0).max(1000).optional(),
+/** One entry as the Home Page Editor shows it. */
+export interface HomeEditorEntry {
+  value: string;
+  /** Buttons only (null for the other entries): the link, "" when the default applies (/projects, /blog). */
+  link: string | null;
+  /** 0 for an entry that was never saved. */
+  revision: number;
+}
+
+export type HomeEditorContent = Record<HomeContentKey, HomeEditorEntry>;
+
+const entry = z.object({ revision: revisionField, value: z.string().trim().max(5000, "At most 5000 characters") });
+const buttonEntry = entry.extend({ link: optionalLink.optional() });
+
+const homeChangesSchema = z.strictObject({
+  hero_headline: entry.optional(),
+  hero_tagline: entry.optional(),
+  hero_description: entry.optional(),
+  button_primary_text: buttonEntry.optional(),
+  button_secondary_text: buttonEntry.optional(),
+  newsletter_section_visible: entry
+    .extend({ value: z.enum(["true", "false"], { error: "Choose whether the newsletter section is shown" }) })
+    .optional(),
 });
 
-export type HomeContentChange = z.input<typeof homeChangeSchema>;
+/** The entries to save, each with the revision the editor saw; a button's link "" brings back its default. */
+export type HomeContentChanges = z.input<typeof homeChangesSchema>;
 
-/** Changes some entries of home_page_content in one transaction (missing keys are created). */
-export async function updateHomeContent(store: ContentStore, changes: HomeContentChange[]): Promise<void> {
-  const entries = changes.map((change, index) => {
-    try {
-      return parseInput(homeChangeSchema, change);
-    } catch (error) {
-      if (!(error instanceof Invalid)) throw error;
-      const key = typeof change?.sectionKey === "string" ? change.sectionKey : String(index);
-      throw new Invalid(
-        Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [`${key}.${field}`, message])),
-      );
+type HomeRow = Selectable<HomePageContentTable>;
+
+/** An entry as stored, or as it would be before its first save. */
+interface StoredEntry extends HomeEditorEntry {
+  row: HomeRow | undefined;
+}
+
+function toEditorEntry(key: HomeContentKey, row: HomeRow | undefined): HomeEditorEntry {
+  const fallback = HOME_CONTENT_DEFAULTS.find((entry) => entry.section_key === key);
+  const metadata = row?.metadata ?? fallback?.metadata ?? {};
+  return {
+    value: row?.content_value ?? fallback?.content_value ?? "",
+    link: BUTTON_KEYS.has(key) ? (typeof metadata.link === "string" ? metadata.link : "") : null,
+    revision: row?.revision ?? 0,
+  };
+}
+
+async function readEntry(db: Kysely<Database>, key: HomeContentKey): Promise<StoredEntry> {
+  const row = await db.selectFrom("home_page_content").selectAll().where("section_key", "=", key).executeTakeFirst();
+  return { ...toEditorEntry(key, row), row };
+}
+
+/** Every entry of the Home Page Editor with its revision. */
+export async function getHomeContentForEditor(db: Kysely<Database>): Promise<HomeEditorContent> {
+  const rows = await db.selectFrom("home_page_content").selectAll().execute();
+  const byKey = new Map(rows.map((row) => [row.section_key, row]));
+  const content = {} as HomeEditorContent;
+  for (const key of HOME_CONTENT_KEYS) content[key] = toEditorEntry(key, byKey.get(key));
+  return content;
+}
+
+/**
+ * Saves the Home Page Editor's entries in one transaction. Any entry changed by
+ * someone else since the editor opened it refuses the whole save (Conflict), unless it
+ * already holds what is being saved. Returns the entries as they now are.
+ */
+export async function updateHomeContent(store: ContentStore, changes: HomeContentChanges): Promise<HomeEditorContent> {
+  const data = parseInput(homeChangesSchema, changes);
+  return writeContent(store, async ({ trx, audit }) => {
+    const saved: HomeContentKey[] = [];
+    for (const key of HOME_CONTENT_KEYS) {
+      const change = data[key];
+      if (!change) continue;
+      const link = "link" in change ? change.link : undefined;
+      const { before } = await saveAtRevision("home page", change.revision, {
+        read: () => readEntry(trx, key),
+        holds: (current) => current.value === change.value && (link === undefined || current.link === link),
+        async write(current) {
+          const metadata: Record<string, unknown> = { ...(current.row?.metadata ?? {}) };
+          if (link === "") delete metadata.link;
+          else if (link !== undefined) metadata.link = link;
+          const values = {
+            content_value: change.value,
+            metadata: JSON.stringify(metadata) as unknown as Record<string, unknown>,
+            updated_at: new Date().toISOString(),
+          };
+          const row = current.row
+            ? await trx
+                .updateTable("home_page_content")
+                .set((eb) => ({ ...values, revision: eb("revision", "+", 1) }))
+                .where("section_key", "=", key)
+                .where("revision", "=", change.revision)
+                .returningAll()
+                .executeTakeFirst()
+            : await trx
+                .insertInto("home_page_content")
+                .values({ section_key: key, ...values, display_order: HOME_CONTENT_KEYS.indexOf(key) })
+                .onConflict((conflict) => conflict.column("section_key").doNothing())
+                .returningAll()
+                .executeTakeFirst();
+          return row && { ...toEditorEntry(key, row), row };
+        },
+      });
+      if (before) saved.push(key);
     }
-  });
-  await store.db.transaction().execute(async (trx) => {
-    const now = new Date().toISOString();
-    for (const entry of entries) {
-      const current = await trx
-        .selectFrom("home_page_content")
-        .selectAll()
-        .where("section_key", "=", entry.sectionKey)
-        .executeTakeFirst();
-      const metadata: Record<string, unknown> = { ...(current?.metadata ?? {}) };
-      if (entry.link !== undefined) {
-        if (entry.link === "") delete metadata.link;
-        else metadata.link = entry.link;
-      }
-      const values = {
-        content_value: entry.contentValue ?? current?.content_value ?? "",
-        is_visible: entry.isVisible ?? current?.is_visible ?? true,
-        metadata: JSON.stringify(metadata) as unknown as Record<string, unknown>,
-        display_order: entry.displayOrder ?? current?.display_order ?? HOME_CONTENT_KEYS.indexOf(entry.sectionKey),
-        updated_at: now,
-      };
-      if (current) {
-        await trx.updateTable("home_page_content").set(values).where("section_key", "=", entry.sectionKey).execute();
-      } else {
-        await trx
-          .insertInto("home_page_content")
-          .values({ section_key: entry.sectionKey, ...values })
-          .execute();
-      }
+    if (saved.length > 0) {
+      await audit({ action: "home-page.updated", entity: "home-page", entityId: null, details: { saved } });
     }
+    return getHomeContentForEditor(trx);
   });
-  await changed(store);
 }

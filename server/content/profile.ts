@@ -8,19 +8,29 @@ import {
   TIMELINE_CATEGORIES,
   type TimelineEventsTable,
 } from "../db/schema.ts";
-import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
-import { type ContentStore, changed, nextOrderIndex } from "./store.ts";
+import { orderedIdsField, revisionField } from "./fields.ts";
+import {
+  assertReorderOf,
+  bumpListRevision,
+  checkListRevision,
+  claimListRevision,
+  listKeys,
+  type RevisionedList,
+  readRevisionedList,
+  sameOrder,
+} from "./list-revisions.ts";
+import { changedColumns, type EditedThing, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
+import { type ContentStore, defined, nextOrderIndex, writeContent } from "./store.ts";
 
 /**
  * The certifications, skills and timeline_events tables (the About page's lists): the
  * only module that writes them. New items go last (highest order_index + 1); an item
  * moves up by one, swapping with the previous one, and every item's order_index is
- * rewritten to its position (spec §4).
+ * rewritten to its position (spec §4); a drag-and-drop reorder does the same for any
+ * new order. Moves and reorders name the list revision the editor saw.
  */
-
-type OrderedTable = "certifications" | "skills" | "timeline_events";
 
 export interface CertificationRecord {
   id: string;
@@ -30,14 +40,17 @@ export interface CertificationRecord {
   date: string;
   status: (typeof CERTIFICATION_STATUSES)[number];
   orderIndex: number;
+  revision: number;
 }
 
 export interface SkillRecord {
   id: string;
   name: string;
+  /** 0 to 100 in steps of 5, shown as a percentage. */
   level: number;
   category: string | null;
   orderIndex: number;
+  revision: number;
 }
 
 export interface TimelineEventRecord {
@@ -47,11 +60,12 @@ export interface TimelineEventRecord {
   description: string;
   category: (typeof TIMELINE_CATEGORIES)[number];
   orderIndex: number;
+  revision: number;
 }
 
-const name = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200);
-const shortText = z.string().trim().max(200);
-const longText = z.string().trim().max(2000);
+const name = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name is too long");
+const shortText = z.string().trim().max(200, "At most 200 characters");
+const longText = z.string().trim().max(2000, "At most 2000 characters");
 
 const certificationFields = {
   name,
@@ -67,23 +81,25 @@ const newCertificationSchema = z.object({
   date: shortText.default(""),
   status: certificationFields.status.default("completed"),
 });
-const certificationChangesSchema = z.object(certificationFields).partial();
+const certificationChangesSchema = z.object(certificationFields).partial().extend({ revision: revisionField });
 
+const LEVEL_MESSAGE = "Level must be a number from 0 to 100";
 const skillFields = {
   name,
-  level: z.coerce
-    .number({ error: "Level must be a number from 0 to 100" })
-    .int("Level must be a whole number")
-    .min(0, "Level must be between 0 and 100")
-    .max(100, "Level must be between 0 and 100"),
+  level: z
+    .number({ error: LEVEL_MESSAGE })
+    .int("Level must be a multiple of 5")
+    .min(0, LEVEL_MESSAGE)
+    .max(100, LEVEL_MESSAGE)
+    .multipleOf(5, "Level must be a multiple of 5"),
   category: shortText.nullish().transform((value) => (value ? value : null)),
 };
 const newSkillSchema = z.object({ ...skillFields, level: skillFields.level.default(50) });
-const skillChangesSchema = z.object(skillFields).partial();
+const skillChangesSchema = z.object(skillFields).partial().extend({ revision: revisionField });
 
 const eventFields = {
-  date: z.string({ error: "Date is required" }).trim().min(1, "Date is required").max(50),
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200),
+  date: z.string({ error: "Date is required" }).trim().min(1, "Date is required").max(50, "Date is too long"),
+  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title is too long"),
   description: longText,
   category: z.enum(TIMELINE_CATEGORIES, { error: "Choose a category" }),
 };
@@ -92,7 +108,7 @@ const newEventSchema = z.object({
   description: longText.default(""),
   category: eventFields.category.default("project"),
 });
-const eventChangesSchema = z.object(eventFields).partial();
+const eventChangesSchema = z.object(eventFields).partial().extend({ revision: revisionField });
 
 export type NewCertification = z.input<typeof newCertificationSchema>;
 export type CertificationChanges = z.input<typeof certificationChangesSchema>;
@@ -100,6 +116,48 @@ export type NewSkill = z.input<typeof newSkillSchema>;
 export type SkillChanges = z.input<typeof skillChangesSchema>;
 export type NewTimelineEvent = z.input<typeof newEventSchema>;
 export type TimelineEventChanges = z.input<typeof eventChangesSchema>;
+
+/** One of the three lists: its table, what messages call an item, and its audit entity. */
+interface ListKind {
+  table: "certifications" | "skills" | "timeline_events";
+  thing: EditedThing;
+  entity: string;
+  idPrefix: string;
+  key: string;
+  /** The column that names an item in the audit log. */
+  label: "name" | "title";
+}
+
+const CERTIFICATIONS: ListKind = {
+  table: "certifications",
+  thing: "certification",
+  entity: "certification",
+  idPrefix: "cert",
+  key: listKeys.certifications,
+  label: "name",
+};
+const SKILLS: ListKind = {
+  table: "skills",
+  thing: "skill",
+  entity: "skill",
+  idPrefix: "skill",
+  key: listKeys.skills,
+  label: "name",
+};
+const TIMELINE_EVENTS: ListKind = {
+  table: "timeline_events",
+  thing: "timeline event",
+  entity: "timeline-event",
+  idPrefix: "event",
+  key: listKeys.timelineEvents,
+  label: "title",
+};
+
+interface OrderedRow {
+  id: string;
+  order_index: number;
+  revision: number;
+}
 
 const toCertification = (row: Selectable<CertificationsTable>): CertificationRecord => ({
   id: row.id,
@@ -109,6 +167,7 @@ const toCertification = (row: Selectable<CertificationsTable>): CertificationRec
   date: row.date,
   status: row.status,
   orderIndex: row.order_index,
+  revision: row.revision,
 });
 const toSkill = (row: Selectable<SkillsTable>): SkillRecord => ({
   id: row.id,
@@ -116,6 +175,7 @@ const toSkill = (row: Selectable<SkillsTable>): SkillRecord => ({
   level: row.level,
   category: row.category,
   orderIndex: row.order_index,
+  revision: row.revision,
 });
 const toEvent = (row: Selectable<TimelineEventsTable>): TimelineEventRecord => ({
   id: row.id,
@@ -124,108 +184,189 @@ const toEvent = (row: Selectable<TimelineEventsTable>): TimelineEventRecord => (
   description: row.description,
   category: row.category,
   orderIndex: row.order_index,
+  revision: row.revision,
 });
 
-/** Drops the keys whose value is undefined, so that a partial update leaves them alone. */
-function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
+// The three tables share these operations; Kysely cannot type a query over a union of
+// tables, so they run on an untyped view of the database and the callers map rows back.
 
-async function insertLast<Row>(store: ContentStore, table: OrderedTable, prefix: string, values: object): Promise<Row> {
-  const row = await store.db.transaction().execute(async (trx) => {
-    const order_index = await nextOrderIndex(trx, table);
-    return (trx as Kysely<any>)
-      .insertInto(table)
-      .values({ id: newId(prefix), ...values, order_index })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-  await changed(store);
-  return row as Row;
-}
-
-async function updateRow<Row>(store: ContentStore, table: OrderedTable, entity: string, id: string, values: object) {
-  const db = store.db as Kysely<any>;
-  const row =
-    Object.keys(values).length > 0
-      ? await db.updateTable(table).set(values).where("id", "=", id).returningAll().executeTakeFirst()
-      : await db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`This ${entity} no longer exists.`);
-  await changed(store);
-  return row as Row;
-}
-
-async function deleteRow(store: ContentStore, table: OrderedTable, entity: string, id: string): Promise<void> {
-  const result = await store.db.deleteFrom(table).where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NotFound(`This ${entity} no longer exists.`);
-  await changed(store);
-}
-
-async function listOrdered<Row>(db: Kysely<Database>, table: OrderedTable): Promise<Row[]> {
+async function selectOrdered<Row extends OrderedRow>(db: Kysely<Database>, kind: ListKind): Promise<Row[]> {
   return (await (db as Kysely<any>)
-    .selectFrom(table)
+    .selectFrom(kind.table)
     .selectAll()
     .orderBy("order_index")
     .orderBy("id")
     .execute()) as Row[];
 }
 
-/** Swaps the item with the previous one and rewrites every order_index to its position; false for the first. */
-async function moveUp(store: ContentStore, table: OrderedTable, entity: string, id: string): Promise<boolean> {
-  const moved = await store.db.transaction().execute(async (trx) => {
-    const rows = await listOrdered<{ id: string; order_index: number }>(trx, table);
-    const position = rows.findIndex((row) => row.id === id);
-    if (position < 0) throw new NotFound(`This ${entity} no longer exists.`);
-    if (position === 0) return false;
-    [rows[position - 1], rows[position]] = [rows[position]!, rows[position - 1]!];
-    for (const [index, row] of rows.entries()) {
-      if (row.order_index !== index) {
-        await trx.updateTable(table).set({ order_index: index }).where("id", "=", row.id).execute();
-      }
-    }
-    return true;
-  });
-  if (moved) await changed(store);
-  return moved;
+async function listOrdered<Row extends OrderedRow, Item>(
+  db: Kysely<Database>,
+  kind: ListKind,
+  toItem: (row: Row) => Item,
+): Promise<RevisionedList<Item>> {
+  return readRevisionedList(db, kind.key, async () => (await selectOrdered<Row>(db, kind)).map(toItem));
 }
 
-export const listCertifications = async (db: Kysely<Database>) =>
-  (await listOrdered<Selectable<CertificationsTable>>(db, "certifications")).map(toCertification);
+async function insertLast<Row extends OrderedRow>(
+  store: ContentStore,
+  kind: ListKind,
+  values: Record<string, unknown>,
+): Promise<Row> {
+  return writeContent(store, async ({ trx, audit }) => {
+    const order_index = await nextOrderIndex(trx, kind.table);
+    const row = (await (trx as Kysely<any>)
+      .insertInto(kind.table)
+      .values({ id: newId(kind.idPrefix), ...values, order_index })
+      .returningAll()
+      .executeTakeFirstOrThrow()) as Row;
+    await bumpListRevision(trx, kind.key);
+    const details = { [kind.label]: values[kind.label] };
+    await audit({ action: `${kind.entity}.created`, entity: kind.entity, entityId: row.id, details });
+    return row;
+  });
+}
+
+async function updateAtRevision<Row extends OrderedRow>(
+  store: ContentStore,
+  kind: ListKind,
+  id: string,
+  revision: number,
+  values: Record<string, unknown>,
+): Promise<Row> {
+  const saved = defined(values);
+  return writeContent(store, async ({ trx, audit }) => {
+    const db = trx as Kysely<any>;
+    const { row, before } = await saveAtRevision<Row>(kind.thing, revision, {
+      read: async () =>
+        (await db.selectFrom(kind.table).selectAll().where("id", "=", id).executeTakeFirst()) as Row | undefined,
+      holds: (current) => holdsValues(current, saved),
+      write: async () =>
+        (await db
+          .updateTable(kind.table)
+          .set((eb) => ({ ...saved, revision: eb("revision", "+", 1) }))
+          .where("id", "=", id)
+          .where("revision", "=", revision)
+          .returningAll()
+          .executeTakeFirst()) as Row | undefined,
+    });
+    if (before) {
+      const details = { changed: changedColumns(before, row, Object.keys(saved)) };
+      await audit({ action: `${kind.entity}.updated`, entity: kind.entity, entityId: id, details });
+    }
+    return row;
+  });
+}
+
+async function deleteItem(store: ContentStore, kind: ListKind, id: string): Promise<void> {
+  await writeContent(store, async ({ trx, audit }) => {
+    const row = await (trx as Kysely<any>)
+      .deleteFrom(kind.table)
+      .where("id", "=", id)
+      .returning(kind.label)
+      .executeTakeFirst();
+    if (!row) throw goneError(kind.thing);
+    await bumpListRevision(trx, kind.key);
+    const details = { [kind.label]: row[kind.label] };
+    await audit({ action: `${kind.entity}.deleted`, entity: kind.entity, entityId: id, details });
+  });
+}
+
+/** Every order_index becomes the item's position in `ids`. */
+async function writePositions(trx: Kysely<Database>, kind: ListKind, rows: OrderedRow[], ids: readonly string[]) {
+  const indexOf = new Map(rows.map((row) => [row.id, row.order_index]));
+  for (const [position, id] of ids.entries()) {
+    if (indexOf.get(id) !== position) {
+      await trx.updateTable(kind.table).set({ order_index: position }).where("id", "=", id).execute();
+    }
+  }
+}
+
+/** Swaps the item with the previous one and rewrites every order_index to its position; false for the first. */
+async function moveUp(store: ContentStore, kind: ListKind, id: string, listRevision: number): Promise<boolean> {
+  const expected = parseInput(revisionField, listRevision);
+  return writeContent(store, async ({ trx, audit }) => {
+    const rows = await selectOrdered(trx, kind);
+    const position = rows.findIndex((row) => row.id === id);
+    if (position < 0) throw goneError(kind.thing);
+    await checkListRevision(trx, kind.key, expected);
+    if (position === 0) return false;
+    await claimListRevision(trx, kind.key, expected);
+    const ids = rows.map((row) => row.id);
+    [ids[position - 1], ids[position]] = [ids[position]!, ids[position - 1]!];
+    await writePositions(trx, kind, rows, ids);
+    await audit({ action: `${kind.entity}.moved`, entity: kind.entity, entityId: id, details: { direction: "up" } });
+    return true;
+  });
+}
+
+/**
+ * Puts the list in the given order (drag and drop): `orderedIds` must name each item
+ * exactly once, and every order_index becomes its position. Returns the list as it now is.
+ */
+async function reorder<Row extends OrderedRow, Item>(
+  store: ContentStore,
+  kind: ListKind,
+  orderedIds: readonly string[],
+  listRevision: number,
+  toItem: (row: Row) => Item,
+): Promise<RevisionedList<Item>> {
+  const wanted = parseInput(orderedIdsField, orderedIds);
+  const expected = parseInput(revisionField, listRevision);
+  return writeContent(store, async ({ trx, audit }) => {
+    const currentIds = async () => (await selectOrdered(trx, kind)).map((row) => row.id);
+    if (await claimListRevision(trx, kind.key, expected, async () => sameOrder(await currentIds(), wanted))) {
+      const rows = await selectOrdered(trx, kind);
+      assertReorderOf(
+        rows.map((row) => row.id),
+        wanted,
+      );
+      await writePositions(trx, kind, rows, wanted);
+      await audit({
+        action: `${kind.entity}.reordered`,
+        entity: kind.entity,
+        entityId: null,
+        details: { order: wanted },
+      });
+    }
+    return listOrdered(trx, kind, toItem);
+  });
+}
+
+export const listCertifications = (db: Kysely<Database>) => listOrdered(db, CERTIFICATIONS, toCertification);
 export const createCertification = async (store: ContentStore, input: NewCertification) =>
-  toCertification(await insertLast(store, "certifications", "cert", parseInput(newCertificationSchema, input)));
-export const updateCertification = async (store: ContentStore, id: string, changes: CertificationChanges) =>
-  toCertification(
-    await updateRow(
-      store,
-      "certifications",
-      "certification",
-      id,
-      defined(parseInput(certificationChangesSchema, changes)),
-    ),
-  );
-export const deleteCertification = (store: ContentStore, id: string) =>
-  deleteRow(store, "certifications", "certification", id);
-export const moveCertificationUp = (store: ContentStore, id: string) =>
-  moveUp(store, "certifications", "certification", id);
+  toCertification(await insertLast(store, CERTIFICATIONS, parseInput(newCertificationSchema, input)));
+export const updateCertification = async (store: ContentStore, id: string, changes: CertificationChanges) => {
+  const { revision, ...values } = parseInput(certificationChangesSchema, changes);
+  return toCertification(await updateAtRevision(store, CERTIFICATIONS, id, revision, values));
+};
+export const deleteCertification = (store: ContentStore, id: string) => deleteItem(store, CERTIFICATIONS, id);
+export const moveCertificationUp = (store: ContentStore, id: string, listRevision: number) =>
+  moveUp(store, CERTIFICATIONS, id, listRevision);
+export const reorderCertifications = (store: ContentStore, orderedIds: readonly string[], listRevision: number) =>
+  reorder(store, CERTIFICATIONS, orderedIds, listRevision, toCertification);
 
-export const listSkills = async (db: Kysely<Database>) =>
-  (await listOrdered<Selectable<SkillsTable>>(db, "skills")).map(toSkill);
+export const listSkills = (db: Kysely<Database>) => listOrdered(db, SKILLS, toSkill);
 export const createSkill = async (store: ContentStore, input: NewSkill) =>
-  toSkill(await insertLast(store, "skills", "skill", parseInput(newSkillSchema, input)));
-export const updateSkill = async (store: ContentStore, id: string, changes: SkillChanges) =>
-  toSkill(await updateRow(store, "skills", "skill", id, defined(parseInput(skillChangesSchema, changes))));
-export const deleteSkill = (store: ContentStore, id: string) => deleteRow(store, "skills", "skill", id);
-export const moveSkillUp = (store: ContentStore, id: string) => moveUp(store, "skills", "skill", id);
+  toSkill(await insertLast(store, SKILLS, parseInput(newSkillSchema, input)));
+export const updateSkill = async (store: ContentStore, id: string, changes: SkillChanges) => {
+  const { revision, ...values } = parseInput(skillChangesSchema, changes);
+  return toSkill(await updateAtRevision(store, SKILLS, id, revision, values));
+};
+export const deleteSkill = (store: ContentStore, id: string) => deleteItem(store, SKILLS, id);
+export const moveSkillUp = (store: ContentStore, id: string, listRevision: number) =>
+  moveUp(store, SKILLS, id, listRevision);
+export const reorderSkills = (store: ContentStore, orderedIds: readonly string[], listRevision: number) =>
+  reorder(store, SKILLS, orderedIds, listRevision, toSkill);
 
-export const listTimelineEvents = async (db: Kysely<Database>) =>
-  (await listOrdered<Selectable<TimelineEventsTable>>(db, "timeline_events")).map(toEvent);
+export const listTimelineEvents = (db: Kysely<Database>) => listOrdered(db, TIMELINE_EVENTS, toEvent);
 export const createTimelineEvent = async (store: ContentStore, input: NewTimelineEvent) =>
-  toEvent(await insertLast(store, "timeline_events", "event", parseInput(newEventSchema, input)));
-export const updateTimelineEvent = async (store: ContentStore, id: string, changes: TimelineEventChanges) =>
-  toEvent(
-    await updateRow(store, "timeline_events", "timeline event", id, defined(parseInput(eventChangesSchema, changes))),
-  );
-export const deleteTimelineEvent = (store: ContentStore, id: string) =>
-  deleteRow(store, "timeline_events", "timeline event", id);
-export const moveTimelineEventUp = (store: ContentStore, id: string) =>
-  moveUp(store, "timeline_events", "timeline event", id);
+  toEvent(await insertLast(store, TIMELINE_EVENTS, parseInput(newEventSchema, input)));
+export const updateTimelineEvent = async (store: ContentStore, id: string, changes: TimelineEventChanges) => {
+  const { revision, ...values } = parseInput(eventChangesSchema, changes);
+  return toEvent(await updateAtRevision(store, TIMELINE_EVENTS, id, revision, values));
+};
+export const deleteTimelineEvent = (store: ContentStore, id: string) => deleteItem(store, TIMELINE_EVENTS, id);
+export const moveTimelineEventUp = (store: ContentStore, id: string, listRevision: number) =>
+  moveUp(store, TIMELINE_EVENTS, id, listRevision);
+export const reorderTimelineEvents = (store: ContentStore, orderedIds: readonly string[], listRevision: number) =>
+  reorder(store, TIMELINE_EVENTS, orderedIds, listRevision, toEvent);

@@ -4,10 +4,10 @@ import pg from "pg";
 import type { DialectName } from "../db/connection.ts";
 import { type Database, RESOURCE_CATEGORIES, TIP_CATEGORIES } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { ABOUT_CONTENT_DEFAULTS } from "./about.ts";
+import { ABOUT_CONTENT_DEFAULTS, type AboutContentKey } from "./about.ts";
 import { createSnapshotCache } from "./cache.ts";
+import { isSafeLink } from "./fields.ts";
 import { getSiteSettings } from "./site-settings.ts";
-import { isSafeLink } from "./store.ts";
 import type {
   AboutPage,
   ChapterPage,
@@ -234,7 +234,7 @@ async function loadResources(db: Kysely<Database>): Promise<ResourcesPage> {
 async function loadAbout(db: Kysely<Database>): Promise<AboutPage> {
   const rows = await db.selectFrom("site_content").select(["key", "value"]).execute();
   const content = new Map(rows.map((row) => [row.key, row.value]));
-  const value = (key: string) => content.get(key) ?? ABOUT_CONTENT_DEFAULTS[key] ?? "";
+  const value = (key: AboutContentKey) => content.get(key) ?? ABOUT_CONTENT_DEFAULTS[key];
   const certifications = await db
     .selectFrom("certifications")
     .select(["id", "name", "organization", "description", "date", "status"])

@@ -1,11 +1,12 @@
 import type { Kysely, Selectable } from "kysely";
 import { z } from "zod";
 import { type Database, RESOURCE_CATEGORIES, type ResourcesTable } from "../db/schema.ts";
-import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { lenientOrderIndex, requiredLink, revisionField } from "./fields.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
-import { type ContentStore, changed, requiredLink } from "./store.ts";
+import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
+import { type ContentStore, defined, writeContent } from "./store.ts";
 
 /** The resources table (the library on /resources): the only module that writes it. */
 
@@ -18,19 +19,15 @@ export interface ResourceRecord {
   featured: boolean;
   orderIndex: number;
   createdAt: string;
+  revision: number;
 }
 
 const fields = {
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
-  description: z.string().trim().max(2000),
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name is too long"),
+  description: z.string().trim().max(2000, "Description is too long"),
   url: requiredLink,
   category: z.enum(RESOURCE_CATEGORIES, { error: "Choose a category" }),
   featured: z.boolean(),
-  // Spec §5: for resources an invalid order value becomes 0.
-  orderIndex: z.unknown().transform((value) => {
-    const number = typeof value === "string" ? Number.parseInt(value, 10) : value;
-    return typeof number === "number" && Number.isInteger(number) && number >= 0 ? number : 0;
-  }),
 };
 
 const newResourceSchema = z.object({
@@ -42,18 +39,24 @@ const newResourceSchema = z.object({
 });
 
 const resourceChangesSchema = z.object({
+  revision: revisionField,
   name: fields.name.optional(),
   description: fields.description.optional(),
   url: fields.url.optional(),
   category: fields.category.optional(),
   featured: fields.featured.optional(),
-  orderIndex: fields.orderIndex.optional(),
+  orderIndex: lenientOrderIndex.optional(),
 });
 
 export type NewResource = z.input<typeof newResourceSchema>;
-export type ResourceChanges = z.input<typeof resourceChangesSchema>;
+/** orderIndex: a whole number from 0; anything else becomes 0. */
+export type ResourceChanges = Omit<z.input<typeof resourceChangesSchema>, "orderIndex"> & {
+  orderIndex?: number | string | null;
+};
 
-function toResource(row: Selectable<ResourcesTable>): ResourceRecord {
+type ResourceRow = Selectable<ResourcesTable>;
+
+function toResource(row: ResourceRow): ResourceRecord {
   return {
     id: row.id,
     name: row.name,
@@ -63,6 +66,7 @@ function toResource(row: Selectable<ResourcesTable>): ResourceRecord {
     featured: row.featured,
     orderIndex: row.order_index,
     createdAt: row.created_at,
+    revision: row.revision,
   };
 }
 
@@ -71,15 +75,18 @@ export async function listResources(db: Kysely<Database>): Promise<ResourceRecor
   return rows.map(toResource);
 }
 
-/** New resources get order_index = the current count (spec §4). */
+/**
+ * New resources get order_index = the current count (spec §4) and are announced to the
+ * newsletter (when automatic notifications are on).
+ */
 export async function createResource(store: ContentStore, input: NewResource): Promise<ResourceRecord> {
   const data = parseInput(newResourceSchema, input);
-  const row = await store.db.transaction().execute(async (trx) => {
+  return writeContent(store, async ({ trx, store: inTransaction, audit }) => {
     const count = await trx
       .selectFrom("resources")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
-    const created = await trx
+    const row = await trx
       .insertInto("resources")
       .values({
         id: newId("resource"),
@@ -93,49 +100,60 @@ export async function createResource(store: ContentStore, input: NewResource): P
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await contentPublished(
-      { ...store, db: trx },
-      {
-        type: "resource",
-        id: created.id,
-        title: created.name,
-        summary: created.description,
-        url: publishedPaths.resource(),
-      },
-    );
-    return created;
+    await contentPublished(inTransaction, {
+      type: "resource",
+      id: row.id,
+      title: row.name,
+      summary: row.description,
+      url: publishedPaths.resource(),
+    });
+    await audit({ action: "resource.created", entity: "resource", entityId: row.id, details: { name: row.name } });
+    return toResource(row);
   });
-  await changed(store);
-  return toResource(row);
 }
 
+/** Changes a resource at the revision the editor saw. */
 export async function updateResource(
   store: ContentStore,
   id: string,
   changes: ResourceChanges,
 ): Promise<ResourceRecord> {
-  const data = parseInput(resourceChangesSchema, changes);
-  const row = await store.db
-    .updateTable("resources")
-    .set({
-      ...(data.name !== undefined ? { name: data.name } : {}),
-      ...(data.description !== undefined ? { description: data.description } : {}),
-      ...(data.url !== undefined ? { url: data.url } : {}),
-      ...(data.category !== undefined ? { category: data.category } : {}),
-      ...(data.featured !== undefined ? { featured: data.featured } : {}),
-      ...("orderIndex" in changes ? { order_index: data.orderIndex ?? 0 } : {}),
-    })
-    .where("id", "=", id)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new NotFound("This resource no longer exists.");
-  await changed(store);
-  return toResource(row);
+  const { revision, ...data } = parseInput(resourceChangesSchema, changes);
+  const saved = defined({
+    name: data.name,
+    description: data.description,
+    url: data.url,
+    category: data.category,
+    featured: data.featured,
+    order_index: data.orderIndex,
+  });
+  return writeContent(store, async ({ trx, audit }) => {
+    const { row, before } = await saveAtRevision("resource", revision, {
+      read: () => trx.selectFrom("resources").selectAll().where("id", "=", id).executeTakeFirst(),
+      holds: (current) => holdsValues(current, saved),
+      write: () =>
+        trx
+          .updateTable("resources")
+          .set((eb) => ({ ...saved, revision: eb("revision", "+", 1) }))
+          .where("id", "=", id)
+          .where("revision", "=", revision)
+          .returningAll()
+          .executeTakeFirst(),
+    });
+    if (before) {
+      const details = { changed: changedColumns(before, row, Object.keys(saved)) };
+      await audit({ action: "resource.updated", entity: "resource", entityId: id, details });
+    }
+    return toResource(row);
+  });
 }
 
+/** Deleting a resource within its notification's grace period cancels the email. */
 export async function deleteResource(store: ContentStore, id: string): Promise<void> {
-  const result = await store.db.deleteFrom("resources").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NotFound("This resource no longer exists.");
-  await contentWithdrawn(store, { type: "resource", id });
-  await changed(store);
+  await writeContent(store, async ({ trx, store: inTransaction, audit }) => {
+    const row = await trx.deleteFrom("resources").where("id", "=", id).returning("name").executeTakeFirst();
+    if (!row) throw goneError("resource");
+    await contentWithdrawn(inTransaction, { type: "resource", id });
+    await audit({ action: "resource.deleted", entity: "resource", entityId: id, details: { name: row.name } });
+  });
 }

@@ -1,54 +1,61 @@
-import type { Kysely } from "kysely";
-import { z } from "zod";
+import type { Kysely, Transaction } from "kysely";
+import { type AuditEntry, recordAudit } from "../audit/audit-log.ts";
 import type { Database } from "../db/schema.ts";
 
 /**
- * What every content write needs: the database, and the hook that tells readers the
- * published content changed (PublishedContent.invalidate: clears this process's cache
- * and, on PostgreSQL, notifies the other instances). Called after the write committed.
+ * What every content write needs: the database, who is writing (for the audit log),
+ * and the hook that tells readers the published content changed
+ * (PublishedContent.invalidate: clears this process's cache and, on PostgreSQL,
+ * notifies the other instances).
  */
 export interface ContentStore {
   db: Kysely<Database>;
+  /** The signed-in user making the change; null for the system (seeding, tests). */
+  actorId: string | null;
   onChange(): void | Promise<void>;
   /** How long a newsletter notification waits before it is sent (default 2 min; tests shorten it). */
   notificationGraceMs?: number;
 }
 
-export async function changed(store: ContentStore): Promise<void> {
-  await store.onChange();
+/** One content write in progress: its transaction, and the store as seen from inside it. */
+export interface ContentWrite {
+  trx: Transaction<Database>;
+  /** The store on the transaction, for hooks that write alongside the change (newsletter notifications). */
+  store: ContentStore;
+  /** Records the change in the audit log, as the store's actor. */
+  audit(entry: Omit<AuditEntry, "userId">): Promise<void>;
 }
 
-/** Same-origin absolute paths ("/projects", not "//host") or http(s) URLs. */
-export function isSafeLink(value: string): boolean {
-  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
+/**
+ * Runs a content write in one transaction with its audit row, then tells the readers.
+ * A write that audited nothing changed nothing (a refused move, a repeated save), so
+ * the readers' caches are kept. Readers are told only after the commit: a reader that
+ * reloads at once must see the change.
+ */
+export async function writeContent<T>(store: ContentStore, work: (write: ContentWrite) => Promise<T>): Promise<T> {
+  let audited = false;
+  const result = await store.db.transaction().execute((trx) =>
+    work({
+      trx,
+      store: { ...store, db: trx },
+      async audit(entry) {
+        await recordAudit(trx, { ...entry, userId: store.actorId });
+        audited = true;
+      },
+    }),
+  );
+  if (audited) await store.onChange();
+  return result;
 }
-
-/** A trimmed link that may be empty (saved as null or ""), else a safe link. */
-export const optionalLink = z
-  .string()
-  .trim()
-  .max(2000)
-  .refine((value) => value === "" || isSafeLink(value), "Enter a URL starting with http://, https:// or /");
-
-export const requiredLink = z
-  .string()
-  .trim()
-  .min(1, "URL is required")
-  .max(2000)
-  .refine((value) => isSafeLink(value), "Enter a URL starting with http://, https:// or /");
-
-/** Order index inputs are integers (spec §5). */
-export const orderIndex = z.coerce.number().int("Order must be a whole number").min(0).max(1_000_000);
 
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | undefined;
   return e?.code === "23505" || (typeof e?.message === "string" && e.message.includes("UNIQUE constraint failed"));
+}
+
+/** Drops the keys whose value is undefined, so that a partial update leaves those columns alone. */
+export function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** Highest order_index + 1 (0 for the first item). */

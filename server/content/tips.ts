@@ -1,11 +1,12 @@
 import type { Kysely, Selectable } from "kysely";
 import { z } from "zod";
 import { type Database, TIP_CATEGORIES, TIP_TYPES, type TipsResourcesTable } from "../db/schema.ts";
-import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { lenientOrderIndex, optionalLink, revisionField } from "./fields.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
-import { type ContentStore, changed, optionalLink, orderIndex } from "./store.ts";
+import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
+import { type ContentStore, defined, writeContent } from "./store.ts";
 
 /** The tips_resources table (the Tips & Tricks cards): the only module that writes it. */
 
@@ -18,16 +19,16 @@ export interface TipRecord {
   type: (typeof TIP_TYPES)[number];
   orderIndex: number;
   createdAt: string;
+  revision: number;
 }
 
 const fields = {
   category: z.enum(TIP_CATEGORIES, { error: "Choose a category" }),
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200),
-  description: z.string().trim().max(2000),
+  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title is too long"),
+  description: z.string().trim().max(2000, "Description is too long"),
   // Saved as null when empty (spec §3).
   url: optionalLink.nullish().transform((value) => (value ? value : null)),
   type: z.enum(TIP_TYPES, { error: "Choose a type" }),
-  orderIndex,
 };
 
 const newTipSchema = z.object({
@@ -35,22 +36,28 @@ const newTipSchema = z.object({
   category: fields.category.default("Tenable"),
   description: fields.description.default(""),
   type: fields.type.default("external"),
-  orderIndex: fields.orderIndex.default(0),
+  orderIndex: lenientOrderIndex.default(0),
 });
 
 const tipChangesSchema = z.object({
+  revision: revisionField,
   category: fields.category.optional(),
   title: fields.title.optional(),
   description: fields.description.optional(),
   url: fields.url.optional(),
   type: fields.type.optional(),
-  orderIndex: fields.orderIndex.optional(),
+  orderIndex: lenientOrderIndex.optional(),
 });
 
-export type NewTip = z.input<typeof newTipSchema>;
-export type TipChanges = z.input<typeof tipChangesSchema>;
+/** orderIndex: a whole number from 0; anything else becomes 0. */
+export type NewTip = Omit<z.input<typeof newTipSchema>, "orderIndex"> & { orderIndex?: number | string | null };
+export type TipChanges = Omit<z.input<typeof tipChangesSchema>, "orderIndex"> & {
+  orderIndex?: number | string | null;
+};
 
-function toTip(row: Selectable<TipsResourcesTable>): TipRecord {
+type TipRow = Selectable<TipsResourcesTable>;
+
+function toTip(row: TipRow): TipRecord {
   return {
     id: row.id,
     category: row.category,
@@ -60,6 +67,7 @@ function toTip(row: Selectable<TipsResourcesTable>): TipRecord {
     type: row.type,
     orderIndex: row.order_index,
     createdAt: row.created_at,
+    revision: row.revision,
   };
 }
 
@@ -68,56 +76,74 @@ export async function listTips(db: Kysely<Database>): Promise<TipRecord[]> {
   return rows.map(toTip);
 }
 
+/** A new tip is announced to the newsletter (when automatic notifications are on). */
 export async function createTip(store: ContentStore, input: NewTip): Promise<TipRecord> {
   const data = parseInput(newTipSchema, input);
-  const row = await store.db
-    .insertInto("tips_resources")
-    .values({
-      id: newId("tip"),
-      category: data.category,
-      title: data.title,
-      description: data.description,
-      url: data.url,
-      type: data.type,
-      order_index: data.orderIndex,
-      created_at: new Date().toISOString(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await contentPublished(store, {
-    type: "tip",
-    id: row.id,
-    title: row.title,
-    summary: row.description,
-    url: publishedPaths.tip(),
+  return writeContent(store, async ({ trx, store: inTransaction, audit }) => {
+    const row = await trx
+      .insertInto("tips_resources")
+      .values({
+        id: newId("tip"),
+        category: data.category,
+        title: data.title,
+        description: data.description,
+        url: data.url,
+        type: data.type,
+        order_index: data.orderIndex,
+        created_at: new Date().toISOString(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await contentPublished(inTransaction, {
+      type: "tip",
+      id: row.id,
+      title: row.title,
+      summary: row.description,
+      url: publishedPaths.tip(),
+    });
+    await audit({ action: "tip.created", entity: "tip", entityId: row.id, details: { title: row.title } });
+    return toTip(row);
   });
-  await changed(store);
-  return toTip(row);
 }
 
+/** Changes a tip at the revision the editor saw. */
 export async function updateTip(store: ContentStore, id: string, changes: TipChanges): Promise<TipRecord> {
-  const data = parseInput(tipChangesSchema, changes);
-  const row = await store.db
-    .updateTable("tips_resources")
-    .set({
-      ...(data.category !== undefined ? { category: data.category } : {}),
-      ...(data.title !== undefined ? { title: data.title } : {}),
-      ...(data.description !== undefined ? { description: data.description } : {}),
-      ...(data.url !== undefined ? { url: data.url } : {}),
-      ...(data.type !== undefined ? { type: data.type } : {}),
-      ...(data.orderIndex !== undefined ? { order_index: data.orderIndex } : {}),
-    })
-    .where("id", "=", id)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new NotFound("This tip no longer exists.");
-  await changed(store);
-  return toTip(row);
+  const { revision, ...data } = parseInput(tipChangesSchema, changes);
+  const saved = defined({
+    category: data.category,
+    title: data.title,
+    description: data.description,
+    url: data.url,
+    type: data.type,
+    order_index: data.orderIndex,
+  });
+  return writeContent(store, async ({ trx, audit }) => {
+    const { row, before } = await saveAtRevision("tip", revision, {
+      read: () => trx.selectFrom("tips_resources").selectAll().where("id", "=", id).executeTakeFirst(),
+      holds: (current) => holdsValues(current, saved),
+      write: () =>
+        trx
+          .updateTable("tips_resources")
+          .set((eb) => ({ ...saved, revision: eb("revision", "+", 1) }))
+          .where("id", "=", id)
+          .where("revision", "=", revision)
+          .returningAll()
+          .executeTakeFirst(),
+    });
+    if (before) {
+      const details = { changed: changedColumns(before, row, Object.keys(saved)) };
+      await audit({ action: "tip.updated", entity: "tip", entityId: id, details });
+    }
+    return toTip(row);
+  });
 }
 
+/** Deleting a tip within its notification's grace period cancels the email. */
 export async function deleteTip(store: ContentStore, id: string): Promise<void> {
-  const result = await store.db.deleteFrom("tips_resources").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NotFound("This tip no longer exists.");
-  await contentWithdrawn(store, { type: "tip", id });
-  await changed(store);
+  await writeContent(store, async ({ trx, store: inTransaction, audit }) => {
+    const row = await trx.deleteFrom("tips_resources").where("id", "=", id).returning("title").executeTakeFirst();
+    if (!row) throw goneError("tip");
+    await contentWithdrawn(inTransaction, { type: "tip", id });
+    await audit({ action: "tip.deleted", entity: "tip", entityId: id, details: { title: row.title } });
+  });
 }

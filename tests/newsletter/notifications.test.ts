@@ -155,9 +155,12 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
       notifications: 0,
       emails: 0,
     });
-    await updateChapter(store, chapter.id, { title: "Hardening SSH, revised" });
-    await updateChapter(store, chapter.id, { published: false });
-    await updateChapter(store, chapter.id, { published: true });
+    let latest = await updateChapter(store, chapter.id, {
+      revision: chapter.revision,
+      title: "Hardening SSH, revised",
+    });
+    latest = await updateChapter(store, chapter.id, { revision: latest.revision, published: false });
+    await updateChapter(store, chapter.id, { revision: latest.revision, published: true });
     expect(await notificationCount()).toBe(1);
     expect(await getNotificationForItem(db(), { type: "chapter", id: chapter.id })).toMatchObject({
       status: "sent",
@@ -172,15 +175,15 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
   it("a draft chapter notifies when it is first published; unpublishing within the grace period cancels it", async () => {
     const draft = await createChapter(store, { title: "Draft", published: false });
     expect(await getNotificationForItem(db(), { type: "chapter", id: draft.id })).toBeUndefined();
-    await updateChapter(store, draft.id, { published: true });
+    let latest = await updateChapter(store, draft.id, { revision: draft.revision, published: true });
     expect(await getNotificationForItem(db(), { type: "chapter", id: draft.id })).toMatchObject({ status: "pending" });
-    await updateChapter(store, draft.id, { title: "Draft, renamed" });
-    await updateChapter(store, draft.id, { published: false });
+    latest = await updateChapter(store, draft.id, { revision: latest.revision, title: "Draft, renamed" });
+    latest = await updateChapter(store, draft.id, { revision: latest.revision, published: false });
     expect(await getNotificationForItem(db(), { type: "chapter", id: draft.id })).toMatchObject({
       status: "cancelled",
     });
     // Re-publishing does not bring it back.
-    await updateChapter(store, draft.id, { published: true });
+    await updateChapter(store, draft.id, { revision: latest.revision, published: true });
     expect(await notificationCount()).toBe(1);
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 0,
@@ -218,8 +221,8 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
       description: "The top ten.",
       url: "https://owasp.example",
     });
-    await updateTip(store, tip.id, { title: "Scan tuning, again" });
-    await updateResource(store, resource.id, { name: "OWASP Top 10" });
+    await updateTip(store, tip.id, { revision: tip.revision, title: "Scan tuning, again" });
+    await updateResource(store, resource.id, { revision: resource.revision, name: "OWASP Top 10" });
     expect(await getNotificationForItem(db(), { type: "tip", id: tip.id })).toMatchObject({
       title: "Scan tuning",
       summary: "Tune your scans.",
