@@ -2,22 +2,23 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import type { DialectName } from "../db/connection.ts";
-import { type Database, RESOURCE_CATEGORIES, TIP_CATEGORIES } from "../db/schema.ts";
+import { type Database, TIP_CATEGORIES } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { ABOUT_CONTENT_DEFAULTS, type AboutContentKey } from "./about.ts";
 import { createSnapshotCache } from "./cache.ts";
 import { isSafeLink } from "./fields.ts";
 import { getSiteSettings } from "./site-settings.ts";
-import type {
-  AboutPage,
-  ChapterPage,
-  ChapterSummary,
-  HomeButton,
-  HomeContent,
-  PublishedContent,
-  ResourceCard,
-  ResourcesPage,
-  TipCategoryBlock,
+import {
+  type AboutPage,
+  type ChapterPage,
+  type ChapterSummary,
+  type HomeButton,
+  type HomeContent,
+  PUBLIC_RESOURCE_CATEGORIES,
+  type PublishedContent,
+  type ResourceCard,
+  type ResourcesPage,
+  type TipCategoryBlock,
 } from "./types.ts";
 
 /** The PostgreSQL channel on which every content write is announced to all instances. */
@@ -224,7 +225,7 @@ async function loadResources(db: Kysely<Database>): Promise<ResourcesPage> {
   }));
   return {
     featured: cards.filter((card) => card.featured),
-    categories: RESOURCE_CATEGORIES.map((category) => ({
+    categories: PUBLIC_RESOURCE_CATEGORIES.map((category) => ({
       category,
       resources: cards.filter((card) => card.category === category),
     })).filter((group) => group.resources.length > 0),

@@ -79,10 +79,14 @@ export interface ResourceCard {
   createdAt: string;
 }
 
+/** The categories of the public More Resources section, in display order; Services is listed in the admin only. */
+export const PUBLIC_RESOURCE_CATEGORIES = ["Learning", "Tools", "News", "Certifications"] as const;
+
 export interface ResourcesPage {
+  /** Every featured resource, whatever its category. */
   featured: ResourceCard[];
-  /** Non-empty categories only, in the order Learning, Tools, News, Certifications, Services. */
-  categories: Array<{ category: (typeof RESOURCE_CATEGORIES)[number]; resources: ResourceCard[] }>;
+  /** The public categories that have resources, in display order. */
+  categories: Array<{ category: (typeof PUBLIC_RESOURCE_CATEGORIES)[number]; resources: ResourceCard[] }>;
 }
 
 export interface AboutPage {

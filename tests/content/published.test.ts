@@ -112,13 +112,16 @@ describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
     expect(blocks[0]?.tips[0]).toMatchObject({ title: "Tenable default", url: null, type: "coming-soon" });
   });
 
-  it("resources: featured first, then non-empty categories in the spec's order by order_index", async () => {
+  it("resources: featured first, then the non-empty public categories in the spec's order by order_index", async () => {
     await createResource(f.store, { name: "Tool", url: "https://tool.example", category: "Tools" });
     await createResource(f.store, { name: "Svc", url: "https://svc.example", category: "Services", featured: true });
+    await createResource(f.store, { name: "Hidden svc", url: "https://hidden.example", category: "Services" });
+    await createResource(f.store, { name: "Cert", url: "https://cert.example", category: "Certifications" });
     await createResource(f.store, { name: "Course", url: "https://course.example" });
     const page = await f.content.resources();
     expect(page.featured.map((r) => r.name)).toEqual(["Svc"]);
-    expect(page.categories.map((group) => group.category)).toEqual(["Learning", "Tools", "Services"]);
+    // Services is an admin-only category: never a group of More Resources.
+    expect(page.categories.map((group) => group.category)).toEqual(["Learning", "Tools", "Certifications"]);
     expect(page.categories[0]?.resources[0]).toMatchObject({ name: "Course", category: "Learning", featured: false });
   });
 
