@@ -169,7 +169,7 @@ async function loadChapterPage(
   if (!chapter?.published) return null;
   const sections = await db
     .selectFrom("chapter_sections")
-    .select(["id", "type", "content", "caption", "language"])
+    .select(["id", "type", "content", "caption", "language", "alt"])
     .where("chapter_id", "=", summary.id)
     .orderBy("order_index")
     .orderBy("id")

@@ -40,6 +40,8 @@ export interface ChapterSection {
   content: string;
   caption: string | null;
   language: string | null;
+  /** Image sections: the image's text alternative, when the editor gave one. */
+  alt: string | null;
 }
 
 export interface ChapterPage {

@@ -74,6 +74,9 @@ describe.each(TEST_DIALECTS)("chapter sections on %s", (dialect) => {
     const list = await listSections(db(), chapterId);
     expect(list.items.map((section) => section.id)).toEqual([heading.id, code.id, image.id]);
     expect(list.revision).toBe(3);
+    const page = await f.content.chapter("sections");
+    if (page.kind !== "chapter") throw new Error("expected the chapter");
+    expect(page.page.sections.at(-1)).toMatchObject({ type: "image", alt: "A diagram of three subnets" });
 
     // Turning the code section into text drops its caption and language.
     const text = await updateSection(f.store, code.id, { revision: code.revision, type: "text" });
