@@ -15,6 +15,9 @@ export default [
   route("api/newsletter/confirm", "routes/api/newsletter-confirm.ts"),
   route("api/newsletter/unsubscribe", "routes/api/newsletter-unsubscribe.ts"),
   route("api/newsletter/webhooks/bounce", "routes/api/newsletter-bounce-webhook.ts"),
+  // Editors and admins, by session or API token: requireApiCaller in the routes.
+  route("api/media", "routes/api/media.ts"),
+  route("api/media/import", "routes/api/media-import.ts"),
 
   // Sign-in and account creation: their own minimal layout, outside the admin guard.
   layout("routes/auth/layout.tsx", [

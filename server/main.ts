@@ -10,6 +10,7 @@ import { createHttpApp } from "./http/app.ts";
 import { serveCachedPagesFirst } from "./http/cached-pages.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { isLocalStorage } from "./media/storage/local.ts";
 import { startServices } from "./services.ts";
 
 /**
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
     pageCache,
     renderApp,
     clientAssets,
+    localMedia: isLocalStorage(services.media.storage) ? services.media.storage : undefined,
   });
   // Cache hits are answered before Express (server/http/cached-pages.ts); the rest goes to the app.
   const server = createServer(

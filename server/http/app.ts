@@ -4,9 +4,13 @@ import express, { type RequestHandler } from "express";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { limitRequestBody } from "./body-limit.ts";
+import { FILE_TOO_LARGE_MESSAGE, UPLOAD_BODY_LIMIT_BYTES } from "../media/rules.ts";
+import { mediaImageOrigins } from "../media/storage/index.ts";
+import type { LocalStorage } from "../media/storage/local.ts";
+import { limitRequestBody, limitUploadBody } from "./body-limit.ts";
 import { handleUncaughtErrors } from "./errors.ts";
 import { healthCheck } from "./health.ts";
+import { serveLocalMedia } from "./media-files.ts";
 import type { PageCache } from "./page-cache.ts";
 import { logRequests } from "./request-log.ts";
 import { refuseForeignOrigin } from "./same-origin.ts";
@@ -30,7 +34,12 @@ export interface HttpAppOptions {
   renderApp: RequestHandler;
   /** Production: the built client folder. Development: Vite's middlewares instead. */
   clientAssets: { directory: string } | { middleware: RequestHandler };
+  /** Media on local disk, served at /media/<bucket>/<name>; absent when media lives in S3. */
+  localMedia?: LocalStorage;
 }
+
+/** POST /api/media, as the router matches it; other spellings keep the default (smaller) limit. */
+const UPLOAD_PATH = "/api/media";
 
 /**
  * Hands the client's IP to Better Auth (rate limits, session records) in a header
@@ -55,12 +64,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(assignCspNonce);
   app.use(
     securityHeaders({
-      imageOrigins: config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [],
+      imageOrigins: mediaImageOrigins(config),
       allowDevServer: config.env === "development",
     }),
   );
 
   app.get("/healthz", healthCheck(options.pingDatabase));
+  if (options.localMedia) app.get("/media/:bucket/:name", serveLocalMedia(options.localMedia));
   // A cached page needs nothing below (GET/HEAD only, no body, no session); hits are views too.
   if (options.pageCache) app.use(options.pageCache.lookup(options.countPageViews));
 
@@ -82,7 +92,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   }
 
   app.use(refuseForeignOrigin({ publicOrigin: config.publicOrigin }));
-  app.use(limitRequestBody());
+  // Uploads stream through their own, larger limit; nothing reads their body before the route.
+  const uploadLimit = limitUploadBody(UPLOAD_BODY_LIMIT_BYTES, FILE_TOO_LARGE_MESSAGE);
+  const defaultLimit = limitRequestBody();
+  app.use((req, res, next) => {
+    const isUpload = req.method === "POST" && req.path.toLowerCase().replace(/\/+$/, "") === UPLOAD_PATH;
+    (isUpload ? uploadLimit : defaultLimit)(req, res, next);
+  });
   app.use(passClientIp);
   app.all("/api/auth/{*splat}", options.authHandler);
   app.use(options.countPageViews);

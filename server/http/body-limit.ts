@@ -33,3 +33,20 @@ export function limitRequestBody(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): R
     next();
   };
 }
+
+/**
+ * The image upload's limit: 413 with `message` as JSON `{ error }` when the declared
+ * length exceeds maxBytes, before any of the body is read. A chunked body is let
+ * through: the upload counts the file while it streams and stops reading just past
+ * the limit (server/media/multipart.ts), so nothing oversized is ever buffered.
+ */
+export function limitUploadBody(maxBytes: number, message: string): RequestHandler {
+  return (req, res, next) => {
+    const declared = req.get("content-length");
+    if (declared !== undefined && Number(declared) > maxBytes) {
+      res.status(413).set({ Connection: "close", "Cache-Control": "no-store" }).json({ error: message });
+      return;
+    }
+    next();
+  };
+}

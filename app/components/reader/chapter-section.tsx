@@ -67,7 +67,7 @@ export function ChapterSectionView({ section }: { section: ReaderSection }) {
         <CodeBlock code={section.code} language={section.language} caption={section.caption} html={section.html} />
       );
     case "image":
-      return <ImageFigure src={section.src} caption={section.caption} />;
+      return <ImageFigure image={section} />;
     default:
       return null;
   }

@@ -1,12 +1,20 @@
 import { X } from "lucide-react";
+import type { ReaderSection } from "./types";
+
+type ImageSection = Extract<ReaderSection, { type: "image" }>;
+
+/** The reader's column is at most 48rem wide; below that it spans the screen less the page's padding. */
+const SIZES = "(min-width: 52rem) 48rem, calc(100vw - 2rem)";
 
 /**
  * An image section. The image links to the full-size file, which is all it does without
  * JavaScript; with it (app/enhancements/public-page.js), a click opens the lightbox of
- * the template below as a modal dialog, closed by Escape or any click.
+ * the template below as a modal dialog, closed by Escape or any click. Images of our
+ * media library come with their dimensions (no layout shift while they load) and
+ * srcsets of the variants made at upload, WebP first.
  */
-export function ImageFigure({ src, caption }: { src: string; caption: string | null }) {
-  const alt = caption ?? "Chapter illustration";
+export function ImageFigure({ image }: { image: ImageSection }) {
+  const { src, caption, alt, responsive, eager } = image;
   return (
     <figure data-testid="image-figure" className="my-6">
       <a
@@ -15,7 +23,27 @@ export function ImageFigure({ src, caption }: { src: string; caption: string | n
         data-testid="image-link"
         className="block overflow-hidden rounded-lg border border-line bg-surface-raised"
       >
-        <img src={src} alt={alt} loading="lazy" decoding="async" className="mx-auto max-h-[32rem] w-auto" />
+        {responsive ? (
+          <picture>
+            {responsive.webpSrcSet && <source type="image/webp" srcSet={responsive.webpSrcSet} sizes={SIZES} />}
+            <img
+              src={src}
+              srcSet={responsive.srcSet}
+              sizes={SIZES}
+              width={responsive.width}
+              height={responsive.height}
+              alt={alt}
+              loading={eager ? "eager" : "lazy"}
+              fetchPriority={eager ? "high" : undefined}
+              decoding="async"
+              // Full column width up to the image's own, height from its ratio, before it loads.
+              style={{ maxWidth: `min(100%, ${responsive.width}px)` }}
+              className="mx-auto block h-auto max-h-[32rem] w-full object-contain"
+            />
+          </picture>
+        ) : (
+          <img src={src} alt={alt} loading="lazy" decoding="async" className="mx-auto max-h-[32rem] w-auto" />
+        )}
         <span className="sr-only"> (open full size)</span>
       </a>
       {caption && <figcaption className="mt-2 text-center text-sm text-fg-muted">{caption}</figcaption>}
@@ -26,7 +54,16 @@ export function ImageFigure({ src, caption }: { src: string; caption: string | n
           className="m-auto max-h-none max-w-none cursor-zoom-out bg-transparent p-0 backdrop:bg-black/85"
         >
           <div className="flex max-h-dvh max-w-[100vw] flex-col items-center gap-3 p-4">
-            <img src={src} alt={alt} className="max-h-[85dvh] max-w-full rounded-md object-contain" />
+            <picture>
+              {responsive?.webpSrcSet && <source type="image/webp" srcSet={responsive.webpSrcSet} sizes="100vw" />}
+              <img
+                src={src}
+                srcSet={responsive?.srcSet}
+                sizes={responsive ? "100vw" : undefined}
+                alt={alt}
+                className="max-h-[85dvh] max-w-full rounded-md object-contain"
+              />
+            </picture>
             {caption && <p className="text-center text-sm text-white">{caption}</p>}
             <button
               type="button"

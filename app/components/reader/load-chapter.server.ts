@@ -1,8 +1,15 @@
 import { data, redirect } from "react-router";
 import { highlightCode } from "../../../server/content/highlight.ts";
 import type { ChapterPage, ChapterSection, PublishedContent } from "../../../server/content/types.ts";
+import type { MediaLibrary } from "../../../server/media/library.ts";
+import type { SectionImage } from "../../../server/media/reader-images.ts";
 import { summarize } from "../public/page-meta";
 import type { ReaderChapter, ReaderData, ReaderSection } from "./types";
+
+/** Sections before this one are near the top: their first image loads at once, later ones lazily. */
+const EAGER_IMAGE_BEFORE_SECTION = 3;
+
+type ImageLookup = Pick<MediaLibrary, "imagesForSections">;
 
 /**
  * The reader's loaders: /projects shows the first published chapter (or Coming Soon),
@@ -10,6 +17,7 @@ import type { ReaderChapter, ReaderData, ReaderSection } from "./types";
  */
 export async function loadReader(
   content: PublishedContent,
+  media: ImageLookup,
   origin: string,
   slug: string | undefined,
 ): Promise<ReaderData> {
@@ -22,15 +30,27 @@ export async function loadReader(
   if (lookup.kind === "missing") throw data(null, { status: 404 });
   return {
     chapters,
-    current: await prepareChapter(lookup.page),
+    current: await prepareChapter(lookup.page, media),
     origin,
     path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
   };
 }
 
-async function prepareChapter(page: ChapterPage): Promise<ReaderChapter> {
+async function prepareChapter(page: ChapterPage, media: ImageLookup): Promise<ReaderChapter> {
   const anchors = new Set<string>();
-  const sections = await Promise.all(page.sections.map((section) => prepareSection(section, anchors)));
+  const imageSections = page.sections.filter(
+    (section) => section.type === "image" && isImageSource(section.content.trim()),
+  );
+  const images = await media.imagesForSections(
+    imageSections.map((section) => ({ id: section.id, url: section.content.trim() })),
+  );
+  const firstImage = page.sections.indexOf(imageSections[0] as ChapterSection);
+  const eagerImageId = firstImage >= 0 && firstImage < EAGER_IMAGE_BEFORE_SECTION ? imageSections[0]?.id : undefined;
+  const sections = await Promise.all(
+    page.sections.map((section) =>
+      prepareSection(section, anchors, { image: images.get(section.id), eager: section.id === eagerImageId }),
+    ),
+  );
   const { id, slug, title, number } = page.chapter;
   const firstText = page.sections.find((section) => section.type === "text")?.content;
   return {
@@ -42,7 +62,11 @@ async function prepareChapter(page: ChapterPage): Promise<ReaderChapter> {
   };
 }
 
-async function prepareSection(section: ChapterSection, anchors: Set<string>): Promise<ReaderSection | null> {
+async function prepareSection(
+  section: ChapterSection,
+  anchors: Set<string>,
+  image: { image: SectionImage | undefined; eager: boolean },
+): Promise<ReaderSection | null> {
   const { id, content } = section;
   switch (section.type) {
     case "heading":
@@ -64,7 +88,17 @@ async function prepareSection(section: ChapterSection, anchors: Set<string>): Pr
       };
     case "image": {
       const src = content.trim();
-      return isImageSource(src) ? { id, type: "image", src, caption: section.caption?.trim() || null } : null;
+      if (!isImageSource(src)) return null;
+      const caption = section.caption?.trim() || null;
+      return {
+        id,
+        type: "image",
+        src,
+        caption,
+        alt: image.image?.alt ?? caption ?? "Chapter illustration",
+        responsive: image.image?.responsive ?? null,
+        eager: image.eager,
+      };
     }
     default:
       return null;

@@ -1,4 +1,5 @@
 import type { ChapterSummary } from "../../../server/content/types.ts";
+import type { ResponsiveSource } from "../../../server/media/reader-images.ts";
 
 /** A chapter section as the reader renders it, prepared on the server. */
 export type ReaderSection =
@@ -15,7 +16,18 @@ export type ReaderSection =
       /** Shiki's HTML; null for an unknown language (shown as plain text). */
       html: string | null;
     }
-  | { id: string; type: "image"; src: string; caption: string | null };
+  | {
+      id: string;
+      type: "image";
+      src: string;
+      caption: string | null;
+      /** The section's alt text, else the image's, else the caption. */
+      alt: string;
+      /** Dimensions and srcsets when the image is in our media library. */
+      responsive: ResponsiveSource | null;
+      /** The chapter's first image near the top loads at once; the others lazily. */
+      eager: boolean;
+    };
 
 export interface ReaderChapter {
   chapter: ChapterSummary;

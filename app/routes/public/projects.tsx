@@ -7,7 +7,7 @@ import type { Route } from "./+types/projects";
 /** /projects: the first published chapter, or Coming Soon. */
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  return loadReader(services.content, services.config.publicOrigin, undefined);
+  return loadReader(services.content, services.media, services.config.publicOrigin, undefined);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
