@@ -22,13 +22,15 @@ export type EditedThing =
   | "settings";
 
 export function goneError(thing: EditedThing): NotFound {
-  return new NotFound(`This ${thing} no longer exists.`);
+  return new NotFound(thing === "settings" ? "These settings no longer exist." : `This ${thing} no longer exists.`);
 }
 
 function staleError(thing: EditedThing): Conflict {
-  return new Conflict(
-    `This ${thing} was changed by someone else since you opened it. Reload to see the latest version.`,
-  );
+  const changed =
+    thing === "settings"
+      ? "These settings were changed by someone else since you opened them."
+      : `This ${thing} was changed by someone else since you opened it.`;
+  return new Conflict(`${changed} Reload to see the latest version.`);
 }
 
 /** True when every defined value equals the row's value of the same column. */

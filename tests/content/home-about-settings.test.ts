@@ -182,7 +182,9 @@ describe.each(TEST_DIALECTS)("home page, about content and site settings on %s",
       }),
     );
     expect(stale).toBeInstanceOf(Conflict);
-    expect(stale.message).toBe(staleMessage("settings"));
+    expect(stale.message).toBe(
+      "These settings were changed by someone else since you opened them. Reload to see the latest version.",
+    );
     expect((await getSiteSettingsForEditor(db())).linkedin_url.value).toBe("https://linkedin.com/in/ada");
     const unset = await updateSiteSettings(f.store, { resume_url: { revision: 2, value: "" } });
     expect(unset.resume_url).toEqual({ value: "", revision: 3 });
