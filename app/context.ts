@@ -7,7 +7,6 @@ import type { LivePublishedContent } from "../server/content/published.ts";
 import type { Database } from "../server/db/schema.ts";
 import type { Logger } from "../server/logger.ts";
 import type { MailWorker } from "../server/mail/worker.ts";
-import type { MediaLibrary } from "../server/media/library.ts";
 
 /** Long-lived services created once at start-up by server/main.ts. */
 export interface AppServices {
@@ -24,8 +23,6 @@ export interface AppServices {
    * from the in-process cache. Content services take `content.invalidate` as onChange.
    */
   content: LivePublishedContent;
-  /** Images: upload, import by URL, the library, and what the reader shows (server/media/library.ts). */
-  media: MediaLibrary;
 }
 
 /** Per-request values set by the Express layer. */

@@ -10,6 +10,7 @@ import { createHttpApp } from "./http/app.ts";
 import { serveCachedPagesFirst } from "./http/cached-pages.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createMediaStorage } from "./media/storage/index.ts";
 import { isLocalStorage } from "./media/storage/local.ts";
 import { startServices } from "./services.ts";
 
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const { renderApp, clientAssets, closeDevServer } =
     config.env === "development" ? await developmentRendering(services) : await productionRendering(services);
 
+  // Local media files are served by Express; in S3 they are served by the store or its CDN.
+  const mediaStorage = createMediaStorage(config);
   // Rendered pages of anonymous visitors, keyed by the published content's version.
   const pageCache = createPageCache({ version: () => services.content.version() });
   const app = createHttpApp({
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
     pageCache,
     renderApp,
     clientAssets,
-    localMedia: isLocalStorage(services.media.storage) ? services.media.storage : undefined,
+    localMedia: isLocalStorage(mediaStorage) ? mediaStorage : undefined,
   });
   // Cache hits are answered before Express (server/http/cached-pages.ts); the rest goes to the app.
   const server = createServer(

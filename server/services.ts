@@ -9,8 +9,6 @@ import type { DatabaseHandle } from "./db/connection.ts";
 import { prepareDatabase } from "./db/setup.ts";
 import type { Logger } from "./logger.ts";
 import { startMailWorker } from "./mail/worker.ts";
-import { createMediaLibrary } from "./media/library.ts";
-import { createMediaStorage } from "./media/storage/index.ts";
 import { recordHardBounce } from "./newsletter/bounces.ts";
 import { startNotificationScheduler } from "./newsletter/notifications.ts";
 import { refuseSuppressed } from "./newsletter/suppression.ts";
@@ -91,14 +89,6 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     logger,
   });
 
-  const mediaStorage = createMediaStorage(config);
-  const media = createMediaLibrary({
-    db: database.db,
-    storage: mediaStorage,
-    logger,
-    onChange: () => content.invalidate(),
-  });
-
   const services: AppServices = {
     auth,
     config,
@@ -106,7 +96,6 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     db: database.db,
     logger,
     mail,
-    media,
     secret: resolveAuthSecret(config),
   };
   return {
@@ -117,7 +106,6 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
       await pageViews.stop();
       await notifications.stop();
       await content.close();
-      mediaStorage.close();
       await mail.stop();
       await closeAuth();
       await database.close();

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Kysely } from "kysely";
+import type { Config } from "../config.ts";
 import type { Database, MediaVariant } from "../db/schema.ts";
 import { Conflict, Invalid } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -11,7 +12,7 @@ import { type MediaItem, type MediaLibraryItem, toMediaItem } from "./media-item
 import { isImageName, newImageName, stemOf, variantName } from "./names.ts";
 import { processImage } from "./process-image.ts";
 import { createProcessingSlots } from "./processing-slots.ts";
-import { describeSectionImages } from "./reader-images.ts";
+import { describeImages } from "./reader-images.ts";
 import {
   deleteMediaRecord,
   findMedia,
@@ -22,6 +23,7 @@ import {
   updateMediaAlt,
 } from "./records.ts";
 import { INVALID_IMAGE_URL_MESSAGE } from "./rules.ts";
+import { createMediaStorage } from "./storage/index.ts";
 import type { MediaStorage } from "./storage/storage.ts";
 import { findUsage, type MediaUsage } from "./usage.ts";
 
@@ -54,6 +56,35 @@ export class MediaInUse extends Conflict {
 }
 
 export type MediaLibrary = ReturnType<typeof createMediaLibrary>;
+
+const libraries = new WeakMap<object, MediaLibrary>();
+
+/**
+ * The process's media library, made on first use from the long-lived services, and
+ * the one routes and admin screens call. It is made here, on the routes' side, and not
+ * at start-up in server/services.ts: the server bundle holds its own copy of every
+ * module, and errors thrown by the other copy would not be instances of the classes
+ * the routes check (AppError, MediaInUse).
+ */
+export function mediaLibraryOf(services: {
+  db: Kysely<Database>;
+  config: Pick<Config, "s3" | "dataDir" | "publicOrigin">;
+  logger: Logger;
+  content: { invalidate(): Promise<void> };
+}): MediaLibrary {
+  let library = libraries.get(services);
+  if (!library) {
+    library = createMediaLibrary({
+      db: services.db,
+      storage: createMediaStorage(services.config),
+      logger: services.logger,
+      // Pages show images' srcsets and alt text: a change re-renders them.
+      onChange: () => services.content.invalidate(),
+    });
+    libraries.set(services, library);
+  }
+  return library;
+}
 
 export function createMediaLibrary(options: MediaLibraryOptions) {
   const { db, storage, logger } = options;
@@ -182,7 +213,7 @@ export function createMediaLibrary(options: MediaLibraryOptions) {
       return remove(await findMediaByStem(db, storage.bucket, stemOf(name)), confirmed, actorId);
     },
 
-    /** Alt text, dimensions and srcsets of a chapter's image sections, for the public reader. */
-    imagesForSections: (sections: Array<{ id: string; url: string }>) => describeSectionImages(db, storage, sections),
+    /** Dimensions, srcsets and alt text of the library's images among these URLs, for the public reader. */
+    describeImages: (urls: string[]) => describeImages(db, storage, urls),
   };
 }

@@ -4,9 +4,9 @@ import { findMediaByPaths, type MediaRecord } from "./records.ts";
 import type { MediaStorage } from "./storage/storage.ts";
 
 /**
- * What the public reader needs to show an image section: its alt text, and, when the
- * section's URL is one of our images, its dimensions (no layout shift) and srcsets of
- * the variants made at upload.
+ * What the public reader needs to show an image of our media library: its dimensions
+ * (no layout shift), srcsets of the variants made at upload, and its alt text (used
+ * when the section gives none).
  */
 
 export interface ResponsiveSource {
@@ -18,45 +18,28 @@ export interface ResponsiveSource {
   webpSrcSet: string | null;
 }
 
-export interface SectionImage {
-  /** The section's alt text (chapter_sections.alt), else the image's; null when neither has one. */
+export interface LibraryImage {
   alt: string | null;
-  /** Null for an image that is not in our media library (an old external URL, a data: URI). */
   responsive: ResponsiveSource | null;
 }
 
-export async function describeSectionImages(
+/** The images of the library among these URLs, by URL; other URLs (external, data:) are left out. */
+export async function describeImages(
   db: Kysely<Database>,
   storage: Pick<MediaStorage, "bucket" | "pathOf" | "url">,
-  sections: Array<{ id: string; url: string }>,
-): Promise<Map<string, SectionImage>> {
-  const described = new Map<string, SectionImage>();
-  if (sections.length === 0) return described;
-  const alts = await db
-    .selectFrom("chapter_sections")
-    .select(["id", "alt"])
-    .where(
-      "id",
-      "in",
-      sections.map((section) => section.id),
-    )
-    .execute();
-  const altOf = new Map(alts.map((row) => [row.id, row.alt?.trim() || null]));
-  const paths = new Map(sections.map((section) => [section.id, storage.pathOf(section.url.trim())]));
-  const records = await findMediaByPaths(
-    db,
-    storage.bucket,
-    [...paths.values()].filter((path): path is string => path !== null),
-  );
+  urls: string[],
+): Promise<Map<string, LibraryImage>> {
+  const paths = new Map<string, string>();
+  for (const url of urls) {
+    const path = storage.pathOf(url);
+    if (path !== null) paths.set(url, path);
+  }
+  const records = await findMediaByPaths(db, storage.bucket, [...new Set(paths.values())]);
   const byPath = new Map(records.map((record) => [record.path, record]));
-
-  for (const section of sections) {
-    const path = paths.get(section.id);
-    const record = path ? byPath.get(path) : undefined;
-    described.set(section.id, {
-      alt: altOf.get(section.id) ?? (record?.alt?.trim() || null),
-      responsive: record ? responsiveSource(record, storage) : null,
-    });
+  const described = new Map<string, LibraryImage>();
+  for (const [url, path] of paths) {
+    const record = byPath.get(path);
+    if (record) described.set(url, { alt: record.alt, responsive: responsiveSource(record, storage) });
   }
   return described;
 }

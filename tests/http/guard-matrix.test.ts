@@ -20,9 +20,15 @@ const ADMIN_LAYOUT = "routes/admin/layout.tsx";
 
 /** Every route serving a URL under /admin (pages and resource routes alike). */
 const ADMIN_ROUTES = ROUTE_TABLE.filter((route) => isUnder(route.path, "/admin"));
-/** Every route under /api/admin (JSON endpoints), and the test email call the spec puts under /api/newsletter. */
+/**
+ * Every route under /api/admin (JSON endpoints), the test email call the spec puts under
+ * /api/newsletter, and the media API (upload, delete, import: editors and admins).
+ */
 const ADMIN_API_ROUTES = ROUTE_TABLE.filter(
-  (route) => isUnder(route.path, "/api/admin") || route.path === "/api/newsletter/test-email",
+  (route) =>
+    isUnder(route.path, "/api/admin") ||
+    route.path === "/api/newsletter/test-email" ||
+    isUnder(route.path, "/api/media"),
 );
 
 const ACCOUNTS = {
@@ -266,6 +272,8 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
     it("covers every admin endpoint of the API", () => {
       expect(ADMIN_API_ROUTES.map((route) => route.path).sort()).toEqual([
         "/api/admin/newsletter/export.csv",
+        "/api/media",
+        "/api/media/import",
         "/api/newsletter/test-email",
       ]);
     });
@@ -281,6 +289,16 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
       expect((await request(`${base}${path}`, { headers: { Cookie: cookies.noRole } })).status).toBe(403);
       expect((await post(path, cookies.noRole)).status).toBe(403);
     });
+
+    it.each(endpoints.filter(([, route]) => requiredRoleForPath(route.path) === "editor"))(
+      "%s lets an editor through, and refuses the harmful form as input",
+      async (_name, route) => {
+        const path = concretePath(route.path);
+        const read = await request(`${base}${path}`, { headers: { Cookie: cookies.editor } });
+        expect([200, 405], `GET ${path} answered ${read.status}`).toContain(read.status);
+        expect((await post(path, cookies.editor)).status).toBe(400);
+      },
+    );
 
     it.each(endpoints.filter(([, route]) => requiredRoleForPath(route.path) === "admin"))(
       "%s answers 403 to an editor, however its URL is spelled",

@@ -2,14 +2,14 @@ import { data, redirect } from "react-router";
 import { highlightCode } from "../../../server/content/highlight.ts";
 import type { ChapterPage, ChapterSection, PublishedContent } from "../../../server/content/types.ts";
 import type { MediaLibrary } from "../../../server/media/library.ts";
-import type { SectionImage } from "../../../server/media/reader-images.ts";
+import type { LibraryImage } from "../../../server/media/reader-images.ts";
 import { summarize } from "../public/page-meta";
 import type { ReaderChapter, ReaderData, ReaderSection } from "./types";
 
 /** Sections before this one are near the top: their first image loads at once, later ones lazily. */
 const EAGER_IMAGE_BEFORE_SECTION = 3;
 
-type ImageLookup = Pick<MediaLibrary, "imagesForSections">;
+type ImageLookup = Pick<MediaLibrary, "describeImages">;
 
 /**
  * The reader's loaders: /projects shows the first published chapter (or Coming Soon),
@@ -41,14 +41,15 @@ async function prepareChapter(page: ChapterPage, media: ImageLookup): Promise<Re
   const imageSections = page.sections.filter(
     (section) => section.type === "image" && isImageSource(section.content.trim()),
   );
-  const images = await media.imagesForSections(
-    imageSections.map((section) => ({ id: section.id, url: section.content.trim() })),
-  );
-  const firstImage = page.sections.indexOf(imageSections[0] as ChapterSection);
-  const eagerImageId = firstImage >= 0 && firstImage < EAGER_IMAGE_BEFORE_SECTION ? imageSections[0]?.id : undefined;
+  const images = await media.describeImages(imageSections.map((section) => section.content.trim()));
+  const first = imageSections[0];
+  const eagerImageId = first && page.sections.indexOf(first) < EAGER_IMAGE_BEFORE_SECTION ? first.id : undefined;
   const sections = await Promise.all(
     page.sections.map((section) =>
-      prepareSection(section, anchors, { image: images.get(section.id), eager: section.id === eagerImageId }),
+      prepareSection(section, anchors, {
+        library: images.get(section.content.trim()),
+        eager: section.id === eagerImageId,
+      }),
     ),
   );
   const { id, slug, title, number } = page.chapter;
@@ -65,7 +66,7 @@ async function prepareChapter(page: ChapterPage, media: ImageLookup): Promise<Re
 async function prepareSection(
   section: ChapterSection,
   anchors: Set<string>,
-  image: { image: SectionImage | undefined; eager: boolean },
+  image: { library: LibraryImage | undefined; eager: boolean },
 ): Promise<ReaderSection | null> {
   const { id, content } = section;
   switch (section.type) {
@@ -95,8 +96,8 @@ async function prepareSection(
         type: "image",
         src,
         caption,
-        alt: image.image?.alt ?? caption ?? "Chapter illustration",
-        responsive: image.image?.responsive ?? null,
+        alt: section.alt?.trim() || image.library?.alt || caption || "Chapter illustration",
+        responsive: image.library?.responsive ?? null,
         eager: image.eager,
       };
     }

@@ -1,6 +1,7 @@
 import { servicesContext } from "~/context";
 import { requireApiCaller } from "../../../server/auth/api-caller.ts";
 import { Invalid } from "../../../server/errors.ts";
+import { mediaLibraryOf } from "../../../server/media/library.ts";
 import { mediaErrorResponse, mediaJson, methodNotAllowed } from "../../../server/media/responses.ts";
 import { IMAGE_UPLOADED_MESSAGE, UPLOAD_FAILED_MESSAGE } from "../../../server/media/rules.ts";
 import type { Route } from "./+types/media-import";
@@ -22,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   try {
     const body = await readJsonObject(request);
-    const { id, url, width, height, mime, bytes, alt, variants } = await services.media.importFromUrl(
+    const { id, url, width, height, mime, bytes, alt, variants } = await mediaLibraryOf(services).importFromUrl(
       { url: body.url, alt: body.alt },
       userId,
     );

@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { requireApiCaller } from "../../../server/auth/api-caller.ts";
+import { mediaLibraryOf } from "../../../server/media/library.ts";
 import { readImageUpload } from "../../../server/media/multipart.ts";
 import { mediaErrorResponse, mediaJson, methodNotAllowed } from "../../../server/media/responses.ts";
 import {
@@ -23,17 +24,18 @@ import type { Route } from "./+types/media";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   await requireApiCaller(services, request, "editor");
-  return mediaJson({ media: await services.media.list() });
+  return mediaJson({ media: await mediaLibraryOf(services).list() });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const { userId } = await requireApiCaller(services, request, "editor");
+  const media = mediaLibraryOf(services);
 
   if (request.method === "POST") {
     try {
       const upload = await readImageUpload(request);
-      const { id, url, width, height, mime, bytes, alt, variants } = await services.media.upload(
+      const { id, url, width, height, mime, bytes, alt, variants } = await media.upload(
         { bytes: upload.bytes, originalName: upload.filename, alt: upload.fields.alt },
         userId,
       );
@@ -46,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method === "DELETE") {
     const query = new URL(request.url).searchParams;
     try {
-      const { deleted, usage } = await services.media.removeByUrl(
+      const { deleted, usage } = await media.removeByUrl(
         { url: query.get("url") ?? "", confirmed: ["true", "1"].includes(query.get("confirmed") ?? "") },
         userId,
       );

@@ -2,12 +2,13 @@ import { publicPageMeta } from "~/components/public/page-meta";
 import { loadReader } from "~/components/reader/load-chapter.server";
 import { Reader } from "~/components/reader/reader";
 import { servicesContext } from "~/context";
+import { mediaLibraryOf } from "../../../server/media/library.ts";
 import type { Route } from "./+types/chapter";
 
 /** /projects/:slug: a published chapter; a former slug redirects (301); drafts and unknown slugs are 404. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  return loadReader(services.content, services.media, services.config.publicOrigin, params.slug);
+  return loadReader(services.content, mediaLibraryOf(services), services.config.publicOrigin, params.slug);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {

@@ -2,12 +2,13 @@ import { publicPageMeta } from "~/components/public/page-meta";
 import { loadReader } from "~/components/reader/load-chapter.server";
 import { Reader } from "~/components/reader/reader";
 import { servicesContext } from "~/context";
+import { mediaLibraryOf } from "../../../server/media/library.ts";
 import type { Route } from "./+types/projects";
 
 /** /projects: the first published chapter, or Coming Soon. */
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  return loadReader(services.content, services.media, services.config.publicOrigin, undefined);
+  return loadReader(services.content, mediaLibraryOf(services), services.config.publicOrigin, undefined);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
