@@ -1,10 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
-import { z } from "zod";
-import { type Database, RESOURCE_CATEGORIES, type ResourcesTable } from "../db/schema.ts";
+import type { Database, RESOURCE_CATEGORIES, ResourcesTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
-import { lenientOrderIndex, requiredLink, revisionField } from "./fields.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
+import { type NewResource, newResourceSchema, type ResourceChanges, resourceChangesSchema } from "./resource-input.ts";
 import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import { type ContentStore, defined, writeContent } from "./store.ts";
 
@@ -22,38 +21,6 @@ export interface ResourceRecord {
   revision: number;
 }
 
-const fields = {
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name is too long"),
-  description: z.string().trim().max(2000, "Description is too long"),
-  url: requiredLink,
-  category: z.enum(RESOURCE_CATEGORIES, { error: "Choose a category" }),
-  featured: z.boolean(),
-};
-
-const newResourceSchema = z.object({
-  name: fields.name,
-  description: fields.description.default(""),
-  url: fields.url,
-  category: fields.category.default("Learning"),
-  featured: fields.featured.default(false),
-});
-
-const resourceChangesSchema = z.object({
-  revision: revisionField,
-  name: fields.name.optional(),
-  description: fields.description.optional(),
-  url: fields.url.optional(),
-  category: fields.category.optional(),
-  featured: fields.featured.optional(),
-  orderIndex: lenientOrderIndex.optional(),
-});
-
-export type NewResource = z.input<typeof newResourceSchema>;
-/** orderIndex: a whole number from 0; anything else becomes 0. */
-export type ResourceChanges = Omit<z.input<typeof resourceChangesSchema>, "orderIndex"> & {
-  orderIndex?: number | string | null;
-};
-
 type ResourceRow = Selectable<ResourcesTable>;
 
 function toResource(row: ResourceRow): ResourceRecord {
@@ -70,8 +37,14 @@ function toResource(row: ResourceRow): ResourceRecord {
   };
 }
 
-export async function listResources(db: Kysely<Database>): Promise<ResourceRecord[]> {
-  const rows = await db.selectFrom("resources").selectAll().orderBy("order_index").orderBy("created_at").execute();
+/** The library by order_index, or only the resources of `category`. */
+export async function listResources(
+  db: Kysely<Database>,
+  filter: { category?: ResourceRecord["category"] | null } = {},
+): Promise<ResourceRecord[]> {
+  let query = db.selectFrom("resources").selectAll();
+  if (filter.category) query = query.where("category", "=", filter.category);
+  const rows = await query.orderBy("order_index").orderBy("created_at").execute();
   return rows.map(toResource);
 }
 

@@ -1,12 +1,11 @@
 import type { Kysely, Selectable } from "kysely";
-import { z } from "zod";
-import { type Database, TIP_CATEGORIES, TIP_TYPES, type TipsResourcesTable } from "../db/schema.ts";
+import { type Database, TIP_CATEGORIES, type TIP_TYPES, type TipsResourcesTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
-import { lenientOrderIndex, optionalLink, revisionField } from "./fields.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import { type ContentStore, defined, writeContent } from "./store.ts";
+import { type NewTip, newTipSchema, type TipChanges, tipChangesSchema } from "./tip-input.ts";
 
 /** The tips_resources table (the Tips & Tricks cards): the only module that writes it. */
 
@@ -21,39 +20,6 @@ export interface TipRecord {
   createdAt: string;
   revision: number;
 }
-
-const fields = {
-  category: z.enum(TIP_CATEGORIES, { error: "Choose a category" }),
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title is too long"),
-  description: z.string().trim().max(2000, "Description is too long"),
-  // Saved as null when empty (spec §3).
-  url: optionalLink.nullish().transform((value) => (value ? value : null)),
-  type: z.enum(TIP_TYPES, { error: "Choose a type" }),
-};
-
-const newTipSchema = z.object({
-  ...fields,
-  category: fields.category.default("Tenable"),
-  description: fields.description.default(""),
-  type: fields.type.default("external"),
-  orderIndex: lenientOrderIndex.default(0),
-});
-
-const tipChangesSchema = z.object({
-  revision: revisionField,
-  category: fields.category.optional(),
-  title: fields.title.optional(),
-  description: fields.description.optional(),
-  url: fields.url.optional(),
-  type: fields.type.optional(),
-  orderIndex: lenientOrderIndex.optional(),
-});
-
-/** orderIndex: a whole number from 0; anything else becomes 0. */
-export type NewTip = Omit<z.input<typeof newTipSchema>, "orderIndex"> & { orderIndex?: number | string | null };
-export type TipChanges = Omit<z.input<typeof tipChangesSchema>, "orderIndex"> & {
-  orderIndex?: number | string | null;
-};
 
 type TipRow = Selectable<TipsResourcesTable>;
 
@@ -71,9 +37,19 @@ function toTip(row: TipRow): TipRecord {
   };
 }
 
-export async function listTips(db: Kysely<Database>): Promise<TipRecord[]> {
-  const rows = await db.selectFrom("tips_resources").selectAll().orderBy("order_index").orderBy("created_at").execute();
-  return rows.map(toTip);
+/**
+ * The tips, grouped by category in the spec's order (Tenable, AWS, Security Tips,
+ * Career), each group by order_index; or only those of `category`.
+ */
+export async function listTips(
+  db: Kysely<Database>,
+  filter: { category?: TipRecord["category"] | null } = {},
+): Promise<TipRecord[]> {
+  let query = db.selectFrom("tips_resources").selectAll();
+  if (filter.category) query = query.where("category", "=", filter.category);
+  const rows = await query.orderBy("order_index").orderBy("created_at").execute();
+  const rank = (row: TipRow) => TIP_CATEGORIES.indexOf(row.category);
+  return rows.sort((a, b) => rank(a) - rank(b)).map(toTip);
 }
 
 /** A new tip is announced to the newsletter (when automatic notifications are on). */

@@ -90,6 +90,36 @@ describe.each(TEST_DIALECTS)("tips and resources on %s", (dialect) => {
     expect(gone.message).toBe("This tip no longer exists.");
   });
 
+  it("tips: listed by category in the spec's order, then by order_index; or only those of one category", async () => {
+    for (const tip of await listTips(db())) await deleteTip(f.store, tip.id);
+    await createTip(f.store, { title: "Career 0", category: "Career", orderIndex: 0 });
+    await createTip(f.store, { title: "AWS 2", category: "AWS", orderIndex: 2 });
+    await createTip(f.store, { title: "Tenable 5", category: "Tenable", orderIndex: 5 });
+    await createTip(f.store, { title: "AWS 1", category: "AWS", orderIndex: 1 });
+    await createTip(f.store, { title: "Security 0", category: "Security Tips", orderIndex: 0 });
+    expect((await listTips(db())).map((tip) => tip.title)).toEqual([
+      "Tenable 5",
+      "AWS 1",
+      "AWS 2",
+      "Security 0",
+      "Career 0",
+    ]);
+    expect((await listTips(db(), { category: "AWS" })).map((tip) => tip.title)).toEqual(["AWS 1", "AWS 2"]);
+    expect(await listTips(db(), { category: null })).toHaveLength(5);
+  });
+
+  it("resources: only those of one category when asked, Services included", async () => {
+    const service = await createResource(f.store, { name: "Retainer", url: "https://s.example", category: "Services" });
+    const tool = await createResource(f.store, { name: "Scanner", url: "https://t.example", category: "Tools" });
+    expect((await listResources(db(), { category: "Services" })).map((resource) => resource.id)).toEqual([service.id]);
+    expect((await listResources(db(), { category: "Tools" })).map((resource) => resource.id)).toContain(tool.id);
+    expect((await listResources(db())).map((resource) => resource.id)).toEqual(
+      expect.arrayContaining([service.id, tool.id]),
+    );
+    await deleteResource(f.store, service.id);
+    await deleteResource(f.store, tool.id);
+  });
+
   it("resources: category Learning, order_index the current count; an invalid order value becomes 0", async () => {
     for (const resource of await listResources(db())) await deleteResource(f.store, resource.id);
     const a = await createResource(f.store, { name: "A", url: "https://a.example" });
