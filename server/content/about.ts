@@ -1,8 +1,12 @@
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import type { Database } from "../db/schema.ts";
 import { parseInput } from "../validation.ts";
-import { revisionField } from "./fields.ts";
+import {
+  ABOUT_CONTENT_KEYS,
+  type AboutContentChanges,
+  type AboutContentKey,
+  aboutContentChangesSchema,
+} from "./about-input.ts";
 import { saveAtRevision } from "./revisions.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 
@@ -12,7 +16,10 @@ import { type ContentStore, writeContent } from "./store.ts";
  * saw: all of them, or none.
  */
 
-export const ABOUT_CONTENT_DEFAULTS = {
+// The pages that read the texts name their keys from here.
+export type { AboutContentKey };
+
+export const ABOUT_CONTENT_DEFAULTS: Readonly<Record<AboutContentKey, string>> = {
   about_name: "Your Name",
   about_title: "Cybersecurity Engineer",
   about_bio_1:
@@ -21,10 +28,7 @@ export const ABOUT_CONTENT_DEFAULTS = {
     "My work spans scanning programmes, hardening cloud accounts and turning findings into fixes that engineering teams can ship.",
   about_bio_3: "Outside of work I write courses and tips so that others can learn the craft faster than I did.",
   about_mission: "To make practical security knowledge easy to find, easy to follow and free to use.",
-} as const;
-
-export type AboutContentKey = keyof typeof ABOUT_CONTENT_DEFAULTS;
-export const ABOUT_CONTENT_KEYS = Object.keys(ABOUT_CONTENT_DEFAULTS) as AboutContentKey[];
+};
 
 /** Inserts the keys that are missing; never overwrites what an admin changed. */
 export async function seedAboutContent(db: Kysely<Database>): Promise<void> {
@@ -42,17 +46,6 @@ export interface AboutEditorEntry {
 }
 
 export type AboutEditorContent = Record<AboutContentKey, AboutEditorEntry>;
-
-const entry = z.object({ revision: revisionField, value: z.string().trim().max(5000, "At most 5000 characters") });
-const aboutChangesSchema = z.strictObject(
-  Object.fromEntries(ABOUT_CONTENT_KEYS.map((key) => [key, entry.optional()])) as Record<
-    AboutContentKey,
-    z.ZodOptional<typeof entry>
-  >,
-);
-
-/** The entries to save, each with the revision the editor saw. */
-export type AboutContentChanges = Partial<Record<AboutContentKey, z.input<typeof entry>>>;
 
 function toEditorEntry(key: AboutContentKey, row: { value: string; revision: number } | undefined): AboutEditorEntry {
   return { value: row?.value ?? ABOUT_CONTENT_DEFAULTS[key], revision: row?.revision ?? 0 };
@@ -76,7 +69,7 @@ export async function updateAboutContent(
   store: ContentStore,
   changes: AboutContentChanges,
 ): Promise<AboutEditorContent> {
-  const data = parseInput(aboutChangesSchema, changes);
+  const data = parseInput(aboutContentChangesSchema, changes);
   return writeContent(store, async ({ trx, audit }) => {
     const saved: AboutContentKey[] = [];
     for (const key of ABOUT_CONTENT_KEYS) {

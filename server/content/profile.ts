@@ -1,12 +1,11 @@
 import type { Kysely, Selectable } from "kysely";
-import { z } from "zod";
-import {
+import type {
   CERTIFICATION_STATUSES,
-  type CertificationsTable,
-  type Database,
-  type SkillsTable,
+  CertificationsTable,
+  Database,
+  SkillsTable,
   TIMELINE_CATEGORIES,
-  type TimelineEventsTable,
+  TimelineEventsTable,
 } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
@@ -21,6 +20,20 @@ import {
   readRevisionedList,
   sameOrder,
 } from "./list-revisions.ts";
+import {
+  type CertificationChanges,
+  certificationChangesSchema,
+  type NewCertification,
+  type NewSkill,
+  type NewTimelineEvent,
+  newCertificationSchema,
+  newSkillSchema,
+  newTimelineEventSchema,
+  type SkillChanges,
+  skillChangesSchema,
+  type TimelineEventChanges,
+  timelineEventChangesSchema,
+} from "./profile-input.ts";
 import { changedColumns, type EditedThing, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import { type ContentStore, defined, nextOrderIndex, writeContent } from "./store.ts";
 
@@ -62,60 +75,6 @@ export interface TimelineEventRecord {
   orderIndex: number;
   revision: number;
 }
-
-const name = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name is too long");
-const shortText = z.string().trim().max(200, "At most 200 characters");
-const longText = z.string().trim().max(2000, "At most 2000 characters");
-
-const certificationFields = {
-  name,
-  organization: shortText,
-  description: longText,
-  date: shortText,
-  status: z.enum(CERTIFICATION_STATUSES, { error: "Choose a status" }),
-};
-const newCertificationSchema = z.object({
-  name,
-  organization: shortText.default(""),
-  description: longText.default(""),
-  date: shortText.default(""),
-  status: certificationFields.status.default("completed"),
-});
-const certificationChangesSchema = z.object(certificationFields).partial().extend({ revision: revisionField });
-
-const LEVEL_MESSAGE = "Level must be a number from 0 to 100";
-const skillFields = {
-  name,
-  level: z
-    .number({ error: LEVEL_MESSAGE })
-    .int("Level must be a multiple of 5")
-    .min(0, LEVEL_MESSAGE)
-    .max(100, LEVEL_MESSAGE)
-    .multipleOf(5, "Level must be a multiple of 5"),
-  category: shortText.nullish().transform((value) => (value ? value : null)),
-};
-const newSkillSchema = z.object({ ...skillFields, level: skillFields.level.default(50) });
-const skillChangesSchema = z.object(skillFields).partial().extend({ revision: revisionField });
-
-const eventFields = {
-  date: z.string({ error: "Date is required" }).trim().min(1, "Date is required").max(50, "Date is too long"),
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title is too long"),
-  description: longText,
-  category: z.enum(TIMELINE_CATEGORIES, { error: "Choose a category" }),
-};
-const newEventSchema = z.object({
-  ...eventFields,
-  description: longText.default(""),
-  category: eventFields.category.default("project"),
-});
-const eventChangesSchema = z.object(eventFields).partial().extend({ revision: revisionField });
-
-export type NewCertification = z.input<typeof newCertificationSchema>;
-export type CertificationChanges = z.input<typeof certificationChangesSchema>;
-export type NewSkill = z.input<typeof newSkillSchema>;
-export type SkillChanges = z.input<typeof skillChangesSchema>;
-export type NewTimelineEvent = z.input<typeof newEventSchema>;
-export type TimelineEventChanges = z.input<typeof eventChangesSchema>;
 
 /** One of the three lists: its table, what messages call an item, and its audit entity. */
 interface ListKind {
@@ -360,9 +319,9 @@ export const reorderSkills = (store: ContentStore, orderedIds: readonly string[]
 
 export const listTimelineEvents = (db: Kysely<Database>) => listOrdered(db, TIMELINE_EVENTS, toEvent);
 export const createTimelineEvent = async (store: ContentStore, input: NewTimelineEvent) =>
-  toEvent(await insertLast(store, TIMELINE_EVENTS, parseInput(newEventSchema, input)));
+  toEvent(await insertLast(store, TIMELINE_EVENTS, parseInput(newTimelineEventSchema, input)));
 export const updateTimelineEvent = async (store: ContentStore, id: string, changes: TimelineEventChanges) => {
-  const { revision, ...values } = parseInput(eventChangesSchema, changes);
+  const { revision, ...values } = parseInput(timelineEventChangesSchema, changes);
   return toEvent(await updateAtRevision(store, TIMELINE_EVENTS, id, revision, values));
 };
 export const deleteTimelineEvent = (store: ContentStore, id: string) => deleteItem(store, TIMELINE_EVENTS, id);

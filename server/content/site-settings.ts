@@ -1,9 +1,13 @@
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import type { Database } from "../db/schema.ts";
 import { parseInput } from "../validation.ts";
-import { optionalHttpUrl, revisionField } from "./fields.ts";
 import { saveAtRevision } from "./revisions.ts";
+import {
+  SITE_SETTING_KEYS,
+  type SiteSettingKey,
+  type SiteSettingsChanges,
+  siteSettingsChangesSchema,
+} from "./site-settings-input.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 
 /**
@@ -12,8 +16,6 @@ import { type ContentStore, writeContent } from "./store.ts";
  * them, or none.
  */
 
-export const SITE_SETTING_KEYS = ["linkedin_url", "resume_url"] as const;
-export type SiteSettingKey = (typeof SITE_SETTING_KEYS)[number];
 export type SiteSettings = Record<SiteSettingKey, string>;
 
 const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -62,13 +64,6 @@ export async function getSiteSettingsForEditor(db: Kysely<Database>): Promise<Si
   };
 }
 
-// Links to other sites only: an empty value unsets the link (the About page hides its button).
-const entry = z.object({ revision: revisionField, value: optionalHttpUrl });
-const siteSettingsSchema = z.strictObject({ linkedin_url: entry.optional(), resume_url: entry.optional() });
-
-/** The settings to save, each with the revision the editor saw. */
-export type SiteSettingsChanges = z.input<typeof siteSettingsSchema>;
-
 /**
  * Saves the settings in one transaction. Any setting changed by someone else since the
  * editor opened it refuses the whole save (Conflict), unless it already holds what is
@@ -78,7 +73,7 @@ export async function updateSiteSettings(
   store: ContentStore,
   changes: SiteSettingsChanges,
 ): Promise<SiteSettingsForEditor> {
-  const data = parseInput(siteSettingsSchema, changes);
+  const data = parseInput(siteSettingsChangesSchema, changes);
   return writeContent(store, async ({ trx, audit }) => {
     const saved: SiteSettingKey[] = [];
     for (const key of SITE_SETTING_KEYS) {
