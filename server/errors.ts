@@ -5,12 +5,38 @@
  * else thrown is a bug or an outage: 500, with a message that leaks nothing.
  */
 
+/** Where an error keeps the kinds it is (its class and the classes above it). */
+const KINDS = Symbol.for("bastion.app-error.kinds");
+
 export abstract class AppError extends Error {
+  /** The class's kind; subclasses name their own. */
+  static readonly kind: string = "AppError";
   abstract readonly status: number;
+  readonly [KINDS]: readonly string[];
+
+  constructor(message: string) {
+    super(message);
+    const kinds: string[] = [];
+    for (let type = new.target as unknown as { kind?: string } | null; type?.kind; type = Object.getPrototypeOf(type)) {
+      kinds.push(type.kind);
+    }
+    this[KINDS] = kinds;
+  }
+
+  /**
+   * `instanceof` by kind rather than by class identity: the server bundle carries its
+   * own copy of this module, and an error made by one copy must still be recognised by
+   * the other (describeError would otherwise answer a 500).
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    const kinds = (value as { [KINDS]?: unknown } | null | undefined)?.[KINDS];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
 }
 
 /** The thing to read or change does not exist (any more). */
 export class NotFound extends AppError {
+  static override readonly kind = "NotFound";
   readonly status = 404;
   constructor(message = "Not found.") {
     super(message);
@@ -20,6 +46,7 @@ export class NotFound extends AppError {
 
 /** The viewer may not do this. */
 export class Forbidden extends AppError {
+  static override readonly kind = "Forbidden";
   readonly status = 403;
   constructor(message = "You do not have permission to do this.") {
     super(message);
@@ -29,6 +56,7 @@ export class Forbidden extends AppError {
 
 /** Input that breaks a rule; `fields` maps each field to its message (the spec's texts where it has one). */
 export class Invalid extends AppError {
+  static override readonly kind = "Invalid";
   readonly status = 400;
   readonly fields: Readonly<Record<string, string>>;
 
@@ -41,6 +69,7 @@ export class Invalid extends AppError {
 
 /** The request was made against a state that has changed (a stale revision), or would break a uniqueness rule. */
 export class Conflict extends AppError {
+  static override readonly kind = "Conflict";
   readonly status = 409;
   constructor(message: string) {
     super(message);
@@ -50,6 +79,7 @@ export class Conflict extends AppError {
 
 /** The request's body (an uploaded file) is larger than allowed. */
 export class TooLarge extends AppError {
+  static override readonly kind = "TooLarge";
   readonly status = 413;
   constructor(message: string) {
     super(message);
@@ -59,6 +89,7 @@ export class TooLarge extends AppError {
 
 /** Too many requests of this kind; try again after `retryAfterSeconds`. */
 export class RateLimited extends AppError {
+  static override readonly kind = "RateLimited";
   readonly status = 429;
   readonly retryAfterSeconds: number | undefined;
 
