@@ -30,6 +30,7 @@ export abstract class AppError extends Error {
    */
   static [Symbol.hasInstance](value: unknown): boolean {
     const kinds = (value as { [KINDS]?: unknown } | null | undefined)?.[KINDS];
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof asks about (NotFound, Invalid, …).
     return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 }
