@@ -1,9 +1,8 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
-import { z } from "zod";
 import type { ChaptersTable, Database } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
-import { optionalWholeNumber, revisionField } from "./fields.ts";
+import { type ChapterChanges, chapterChangesSchema, type NewChapter, newChapterSchema } from "./chapter-input.ts";
 import {
   bumpListRevision,
   forgetListRevision,
@@ -34,43 +33,6 @@ export interface ChapterRecord {
   updatedAt: string;
   publishedAt: string | null;
   revision: number;
-}
-
-const title = z
-  .string({ error: "Chapter title is required" })
-  .trim()
-  .min(1, "Chapter title is required")
-  .max(200, "Chapter title is too long (200 characters at most)");
-const number = optionalWholeNumber("Chapter number must be a whole number");
-// Unlike tips and resources, an invalid chapter order is refused, not turned into 0.
-const orderIndex = optionalWholeNumber("Order must be a whole number");
-
-const newChapterSchema = z.object({ title, number, orderIndex, published: z.boolean().default(true) });
-
-const chapterChangesSchema = z.object({
-  revision: revisionField,
-  title: title.optional(),
-  published: z.boolean().optional(),
-  number,
-  orderIndex,
-});
-
-export interface NewChapter {
-  title: string;
-  /** Blank or omitted: the highest number + 1. */
-  number?: number | string | null;
-  /** Blank or omitted: the highest order_index + 1. */
-  orderIndex?: number | string | null;
-  published?: boolean;
-}
-
-export interface ChapterChanges {
-  /** The revision the editor's form was opened at. */
-  revision: number;
-  title?: string;
-  published?: boolean;
-  number?: number | string | null;
-  orderIndex?: number | string | null;
 }
 
 type ChapterRow = Selectable<ChaptersTable>;

@@ -1,11 +1,11 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
-import { z } from "zod";
-import { type ChapterSectionsTable, type Database, SECTION_TYPES } from "../db/schema.ts";
+import type { z } from "zod";
+import type { ChapterSectionsTable, Database } from "../db/schema.ts";
 import { Invalid } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
 import { chapterExists, markChapterEdited } from "./chapters.ts";
-import { isSafeLink, orderedIdsField, revisionField } from "./fields.ts";
+import { orderedIdsField, revisionField } from "./fields.ts";
 import {
   assertReorderOf,
   bumpListRevision,
@@ -17,6 +17,16 @@ import {
   sameOrder,
 } from "./list-revisions.ts";
 import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
+import {
+  IMAGE_URL_MESSAGE,
+  isImageUrl,
+  type NewSection,
+  newSectionSchema,
+  SELECT_CHAPTER_MESSAGE,
+  type SectionChanges,
+  type SectionType,
+  sectionChangesSchema,
+} from "./section-input.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 
 /**
@@ -24,8 +34,6 @@ import { type ContentStore, writeContent } from "./store.ts";
  * form an ordered list (its revision: list-revisions.ts); they move up or down by
  * swapping order_index with their neighbour, or are reordered all at once.
  */
-
-type SectionType = (typeof SECTION_TYPES)[number];
 
 export interface SectionRecord {
   id: string;
@@ -42,46 +50,6 @@ export interface SectionRecord {
   orderIndex: number;
   revision: number;
 }
-
-const SELECT_CHAPTER = "Please select a chapter first";
-const CONTENT_REQUIRED = "Section content is required";
-const IMAGE_URL_MESSAGE = "Enter an image URL starting with http://, https:// or /";
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `At most ${max} characters`)
-    .nullish()
-    .transform((value) => (value ? value : null));
-
-const fields = {
-  type: z.enum(SECTION_TYPES, { error: "Choose a section type" }),
-  content: z
-    .string({ error: CONTENT_REQUIRED })
-    .max(200_000, "Section content is too long")
-    .refine((value) => value.trim() !== "", CONTENT_REQUIRED),
-  caption: optionalText(500),
-  language: optionalText(50),
-  alt: optionalText(500),
-};
-
-const newSectionSchema = z.object({
-  chapterId: z.string({ error: SELECT_CHAPTER }).trim().min(1, SELECT_CHAPTER),
-  ...fields,
-});
-
-const sectionChangesSchema = z.object({
-  revision: revisionField,
-  type: fields.type.optional(),
-  content: fields.content.optional(),
-  caption: fields.caption.optional(),
-  language: fields.language.optional(),
-  alt: fields.alt.optional(),
-});
-
-export type NewSection = z.input<typeof newSectionSchema>;
-export type SectionChanges = z.input<typeof sectionChangesSchema>;
 
 type SectionRow = Selectable<ChapterSectionsTable>;
 type SectionFields = Pick<SectionRow, "type" | "content" | "caption" | "language" | "alt">;
@@ -108,7 +76,7 @@ function toSection(row: SectionRow): SectionRecord {
 function sectionValues(section: SectionFields): SectionFields {
   const { type } = section;
   const content = type === "image" ? section.content.trim() : section.content;
-  if (type === "image" && !isSafeLink(content)) throw new Invalid({ content: IMAGE_URL_MESSAGE });
+  if (type === "image" && !isImageUrl(content)) throw new Invalid({ content: IMAGE_URL_MESSAGE });
   return {
     type,
     content,
@@ -151,7 +119,7 @@ export async function createSection(store: ContentStore, input: NewSection): Pro
   const { chapterId, ...data } = parseInput(newSectionSchema, input);
   const values = sectionValues(data);
   return writeContent(store, async ({ trx, audit }) => {
-    if (!(await chapterExists(trx, chapterId))) throw new Invalid({ chapterId: SELECT_CHAPTER });
+    if (!(await chapterExists(trx, chapterId))) throw new Invalid({ chapterId: SELECT_CHAPTER_MESSAGE });
     const highest = await trx
       .selectFrom("chapter_sections")
       .select((eb) => eb.fn.max("order_index").as("highest"))
