@@ -41,8 +41,6 @@ export interface MediaLibraryOptions {
   onChange?: () => Promise<void>;
   /** For tests of the URL import against local servers. */
   fetchOptions?: FetchImageOptions;
-  /** Images processed at once; by default one core is left to the pages. */
-  processingSlots?: number;
 }
 
 /** Deleting an image that chapter sections still show, without confirming. */
@@ -89,7 +87,8 @@ export function mediaLibraryOf(services: {
 export function createMediaLibrary(options: MediaLibraryOptions) {
   const { db, storage, logger } = options;
   const onChange = options.onChange ?? (async () => {});
-  const runProcessing = createProcessingSlots(options.processingSlots ?? Math.max(1, availableParallelism() - 1));
+  // One image at a time per core the pages can spare (at least one).
+  const runProcessing = createProcessingSlots(Math.max(1, availableParallelism() - 1));
 
   /** Re-encodes, stores every file, then records the image; files of a failed attempt are removed again. */
   async function store(
