@@ -70,6 +70,9 @@ describe.each(TEST_DIALECTS)("media over HTTP on %s", (dialect) => {
     expect(typeof anonymous.json.error).toBe("string");
     expect((await upload(base, image, "a.png", { cookie: noRole })).status).toBe(403);
     expect((await upload(base, image, "a.png", { token: "not.a.token" })).status).toBe(401);
+    const roleless = await fetch(`${base}/api/auth/token`, { headers: { Cookie: noRole } });
+    const rolelessToken = ((await roleless.json()) as { token: string }).token;
+    expect((await upload(base, image, "a.png", { token: rolelessToken })).status).toBe(403);
     expect(await mediaRows()).toBe(0);
   });
 
