@@ -173,8 +173,9 @@ export function createMediaLibrary(options: MediaLibraryOptions) {
     async importFromUrl(input: { url: unknown; alt?: unknown }, actorId: string | null) {
       const { url, alt } = parseInput(importInput, input);
       const bytes = await fetchImage(url, options.fetchOptions);
-      const name = new URL(url).pathname.split("/").pop() || null;
-      return store(bytes, { originalName: name, alt, sourceUrl: url }, actorId);
+      // The last path segment stands for the file's name, as an upload's would.
+      const { originalName } = parseInput(uploadInput, { originalName: new URL(url).pathname.split("/").pop() });
+      return store(bytes, { originalName, alt, sourceUrl: url }, actorId);
     },
 
     /** Every image, newest first, with the chapter sections showing it. */
