@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import type { ChapterPreview } from "../../../server/content/draft-preview.ts";
 import { highlightCode } from "../../../server/content/highlight.ts";
 import type { ChapterPage, ChapterSection, PublishedContent } from "../../../server/content/types.ts";
 import type { MediaLibrary } from "../../../server/media/library.ts";
@@ -34,6 +35,34 @@ export async function loadReader(
     origin,
     path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
   };
+}
+
+/**
+ * An editor's preview of a chapter, published or not (server/content/draft-preview.ts),
+ * prepared exactly as the reader prepares a published one.
+ */
+export async function prepareChapterPreview(
+  preview: ChapterPreview,
+  media: ImageLookup,
+  origin: string,
+): Promise<ReaderData> {
+  return {
+    chapters: preview.chapters,
+    current: await prepareChapter(preview.page, media),
+    origin,
+    path: `/projects/${preview.page.chapter.slug}`,
+  };
+}
+
+/** One section as the reader would show it: the section editor's live preview. */
+export async function prepareSectionPreview(
+  section: ChapterSection,
+  media: ImageLookup,
+): Promise<ReaderSection | null> {
+  const src = section.content.trim();
+  const library =
+    section.type === "image" && isImageSource(src) ? (await media.describeImages([src])).get(src) : undefined;
+  return prepareSection(section, new Set(), { library, eager: true });
 }
 
 async function prepareChapter(page: ChapterPage, media: ImageLookup): Promise<ReaderChapter> {
