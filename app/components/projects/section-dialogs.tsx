@@ -1,0 +1,83 @@
+import type { ReactNode } from "react";
+import { FormDialog } from "~/components/forms/form-dialog";
+import type { SectionRecord } from "../../../server/content/sections.ts";
+import { addSectionSchema, editSectionSchema, PROJECTS_INTENTS } from "./schemas";
+import { SectionFields, type SectionFieldsMeta } from "./section-fields";
+import { SectionLivePreview } from "./section-live-preview";
+import { SECTION_TYPE_OPTIONS } from "./section-types";
+
+export function AddSectionDialog({ trigger, chapterId }: { trigger: ReactNode; chapterId: string }) {
+  return (
+    <FormDialog
+      title="Add Section"
+      description="Appended to the end of the chapter; drag it or move it afterwards."
+      trigger={trigger}
+      size="xl"
+      schema={addSectionSchema}
+      intent={PROJECTS_INTENTS.addSection}
+      formId={PROJECTS_INTENTS.addSection}
+      defaultValue={{ type: "text" }}
+      submitLabel="Add Section"
+      pendingLabel="Adding..."
+    >
+      {(fields) => (
+        <>
+          <input type="hidden" name={fields.chapterId.name} defaultValue={chapterId} />
+          <SectionEditor fields={fields} />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+export function EditSectionDialog({ trigger, section }: { trigger: ReactNode; section: SectionRecord }) {
+  return (
+    <FormDialog
+      title="Edit Section"
+      trigger={trigger}
+      size="xl"
+      schema={editSectionSchema}
+      intent={PROJECTS_INTENTS.updateSection}
+      formId={`${PROJECTS_INTENTS.updateSection}-${section.id}`}
+      defaultValue={{
+        type: section.type,
+        content: section.content,
+        caption: section.caption ?? "",
+        language: section.language ?? "",
+        alt: section.alt ?? "",
+      }}
+      submitLabel="Save changes"
+    >
+      {(fields) => (
+        <>
+          {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
+          <input type="hidden" name={fields.id.name} defaultValue={section.id} />
+          <input type="hidden" name={fields.revision.name} defaultValue={section.revision} />
+          <SectionEditor fields={fields} />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** The fields of the chosen type beside (on phones: above) the live preview of what they make. */
+function SectionEditor({ fields }: { fields: SectionFieldsMeta }) {
+  const type = SECTION_TYPE_OPTIONS.find((option) => option.value === fields.type.value)?.value ?? "text";
+  const text = (meta: SectionFieldsMeta[keyof SectionFieldsMeta]) => (typeof meta.value === "string" ? meta.value : "");
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <div className="flex min-w-0 flex-col gap-4">
+        <SectionFields fields={fields} type={type} />
+      </div>
+      <SectionLivePreview
+        draft={{
+          type,
+          content: text(fields.content),
+          caption: text(fields.caption),
+          language: text(fields.language),
+          alt: text(fields.alt),
+        }}
+      />
+    </div>
+  );
+}
