@@ -1,9 +1,69 @@
+import type { ShouldRevalidateFunction } from "react-router";
+import { AboutTabs, onlyTabChanged } from "~/components/about-admin/about-tabs";
+import { BiographyForm } from "~/components/about-admin/biography-form";
+import { CertificationsList } from "~/components/about-admin/certifications";
+import { aboutIntents } from "~/components/about-admin/intents.server";
+import { SkillsList } from "~/components/about-admin/skills";
+import { TimelineEventsList } from "~/components/about-admin/timeline-events";
 import { PageTitle } from "~/components/site/page-title";
+import { servicesContext } from "~/context";
+import { contentStoreFor } from "~/lib/content-store.server";
+import { runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
+import { requireRole } from "../../../server/auth/guards.ts";
+import { getAboutContentForEditor } from "../../../server/content/about.ts";
+import { listCertifications, listSkills, listTimelineEvents } from "../../../server/content/profile.ts";
 import type { Route } from "./+types/about";
+
+/**
+ * /admin/about (editors and admins): the public About page's texts and its lists of
+ * certifications, skills and timeline events, one tab each.
+ */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("About");
 
-export default function AdminAboutPage() {
-  return <PageTitle>About</PageTitle>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  await requireRole(services, request, "editor");
+  const [content, certifications, skills, timeline] = await Promise.all([
+    getAboutContentForEditor(services.db),
+    listCertifications(services.db),
+    listSkills(services.db),
+    listTimelineEvents(services.db),
+  ]);
+  return { content, certifications, skills, timeline };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  await requireRole(services, request, "editor");
+  return runFormAction(await request.formData(), aboutIntents(contentStoreFor(context)), services.logger);
+}
+
+// Choosing a tab changes the address only: every tab's data is on the page already.
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => (formMethod === undefined && onlyTabChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate);
+
+export default function AdminAboutPage({ loaderData }: Route.ComponentProps) {
+  const { content, certifications, skills, timeline } = loaderData;
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <PageTitle>About</PageTitle>
+        <p className="mt-2 text-fg-muted">The public About page: its introduction and its lists.</p>
+      </div>
+      <AboutTabs
+        panels={{
+          biography: <BiographyForm content={content} />,
+          certifications: <CertificationsList list={certifications} />,
+          skills: <SkillsList list={skills} />,
+          timeline: <TimelineEventsList list={timeline} />,
+        }}
+      />
+    </div>
+  );
 }

@@ -1,9 +1,56 @@
+import { ComingSoonNote } from "~/components/settings-admin/coming-soon-note";
+import { SAVE_SITE_SETTINGS_INTENT, siteSettingsFormSchema } from "~/components/settings-admin/schemas";
+import { SiteSettingsForm } from "~/components/settings-admin/site-settings-form";
 import { PageTitle } from "~/components/site/page-title";
+import { servicesContext } from "~/context";
+import { contentStoreFor } from "~/lib/content-store.server";
+import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
+import { requireRole } from "../../../server/auth/guards.ts";
+import { getSiteSettingsForEditor, updateSiteSettings } from "../../../server/content/site-settings.ts";
 import type { Route } from "./+types/settings";
+
+/** /admin/settings (admins only): the LinkedIn and resume links of the public About page. */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("Site Settings");
 
-export default function AdminSettingsPage() {
-  return <PageTitle>Site Settings</PageTitle>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  await requireRole(services, request, "admin");
+  return { settings: await getSiteSettingsForEditor(services.db) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  await requireRole(services, request, "admin");
+  const store = contentStoreFor(context);
+  return runFormAction(
+    await request.formData(),
+    {
+      [SAVE_SITE_SETTINGS_INTENT]: formIntent({
+        schema: siteSettingsFormSchema,
+        failure: "Failed to update settings",
+        // The form keeps its values; the page's new revisions come with the reloaded data.
+        resetOnSuccess: false,
+        async run(settings) {
+          await updateSiteSettings(store, settings);
+          return "Settings updated successfully!";
+        },
+      }),
+    },
+    services.logger,
+  );
+}
+
+export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <PageTitle>Site Settings</PageTitle>
+        <p className="mt-2 text-fg-muted">The links of the public About page's buttons.</p>
+      </div>
+      <SiteSettingsForm settings={loaderData.settings} />
+      <ComingSoonNote />
+    </div>
+  );
 }

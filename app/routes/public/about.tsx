@@ -1,11 +1,11 @@
 import { Award, Briefcase, ExternalLink, FileText, Target } from "lucide-react";
+import { CERTIFICATION_STATUS_BADGES } from "~/components/about-admin/labels";
 import { isWebUrl } from "~/components/public/external";
 import { publicPageMeta, summarize } from "~/components/public/page-meta";
 import { STAGGER_CLASS, staggerStyle } from "~/components/public/stagger";
-import { Badge, type BadgeTone } from "~/components/ui/badge";
+import { Badge } from "~/components/ui/badge";
 import { buttonVariants } from "~/components/ui/button";
 import { servicesContext } from "~/context";
-import type { AboutPage as AboutContent } from "../../../server/content/types.ts";
 import type { Route } from "./+types/about";
 
 /** The experience section is fixed text (spec): the current role and the internship before it. */
@@ -23,12 +23,6 @@ const EXPERIENCE = [
       "Supported the security team with vulnerability scanning, reporting and remediation tracking, and automated recurring checks.",
   },
 ] as const;
-
-const STATUS: Record<AboutContent["certifications"][number]["status"], { label: string; tone: BadgeTone }> = {
-  completed: { label: "Completed", tone: "success" },
-  "in-progress": { label: "In Progress", tone: "warning" },
-  planned: { label: "Planned", tone: "neutral" },
-};
 
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
@@ -50,8 +44,9 @@ const SECTION_TITLE = "flex items-center gap-2 text-2xl font-semibold tracking-t
 
 export default function AboutPage({ loaderData }: Route.ComponentProps) {
   const { about } = loaderData;
+  // The settings hold http(s) links only; a value from before that rule is not linked.
   const linkedin = isWebUrl(about.linkedinUrl) ? about.linkedinUrl : null;
-  const resume = safeResumeUrl(about.resumeUrl);
+  const resume = isWebUrl(about.resumeUrl) ? about.resumeUrl : null;
   return (
     <div className="space-y-16">
       <header className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
@@ -80,6 +75,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
               >
                 Connect on LinkedIn
                 <ExternalLink aria-hidden="true" className="size-4" />
+                <span className="sr-only"> (opens in a new tab)</span>
               </a>
             )}
             {resume && (
@@ -92,6 +88,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
               >
                 <FileText aria-hidden="true" className="size-4" />
                 View Resume
+                <span className="sr-only"> (opens in a new tab)</span>
               </a>
             )}
           </div>
@@ -134,7 +131,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
           </h2>
           <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {about.certifications.map((certification, index) => {
-              const status = STATUS[certification.status];
+              const status = CERTIFICATION_STATUS_BADGES[certification.status];
               return (
                 <li
                   key={certification.id}
@@ -197,11 +194,4 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
       )}
     </div>
   );
-}
-
-/** The resume is an uploaded file (same-site path) or an http(s) URL; anything else is hidden. */
-function safeResumeUrl(url: string | null): string | null {
-  if (!url) return null;
-  if (url.startsWith("/") && !url.startsWith("//")) return url;
-  return isWebUrl(url) ? url : null;
 }

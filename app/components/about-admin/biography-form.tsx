@@ -1,0 +1,68 @@
+import { getFormProps } from "@conform-to/react";
+import { Save } from "lucide-react";
+import { FormErrors, InputField, TextareaField } from "~/components/forms/fields";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { useSchemaForm } from "~/lib/forms";
+import type { AboutEditorContent } from "../../../server/content/about.ts";
+import { ABOUT_CONTENT_KEYS } from "../../../server/content/about-input.ts";
+import { aboutContentFormSchema, SAVE_ABOUT_CONTENT_INTENT } from "./schemas";
+
+/**
+ * Biography & Content: the About page's name, title, three biography paragraphs and
+ * mission, saved together. Each entry goes with the revision the page was loaded at,
+ * so a save over someone else's change is refused and the form keeps what was typed.
+ */
+export function BiographyForm({ content }: { content: AboutEditorContent }) {
+  const { fetcher, lastResult, busy } = useActionFetcher(SAVE_ABOUT_CONTENT_INTENT);
+  const [form, fields] = useSchemaForm({
+    schema: aboutContentFormSchema,
+    id: SAVE_ABOUT_CONTENT_INTENT,
+    lastResult,
+    defaultValue: content,
+  });
+  const entry = (key: (typeof ABOUT_CONTENT_KEYS)[number]) => fields[key].getFieldset().value;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Biography & Content</CardTitle>
+        <CardDescription>The introduction at the top of the public About page.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fetcher.Form
+          method="post"
+          {...getFormProps(form)}
+          className="flex flex-col gap-5"
+          data-testid="biography-form"
+        >
+          <input type="hidden" name="intent" value={SAVE_ABOUT_CONTENT_INTENT} />
+          {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
+          {ABOUT_CONTENT_KEYS.map((key) => (
+            <input
+              key={key}
+              type="hidden"
+              name={fields[key].getFieldset().revision.name}
+              value={content[key].revision}
+            />
+          ))}
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <InputField meta={entry("about_name")} label="Name" autoComplete="off" />
+            <InputField meta={entry("about_title")} label="Title" autoComplete="off" />
+          </div>
+          <TextareaField meta={entry("about_bio_1")} label="Biography paragraph 1" rows={4} />
+          <TextareaField meta={entry("about_bio_2")} label="Biography paragraph 2" rows={4} />
+          <TextareaField meta={entry("about_bio_3")} label="Biography paragraph 3" rows={4} />
+          <TextareaField meta={entry("about_mission")} label="Mission statement" rows={3} />
+          <div>
+            <Button type="submit" disabled={busy}>
+              <Save aria-hidden="true" className="size-4" />
+              {busy ? "Saving..." : "Save Content"}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </CardContent>
+    </Card>
+  );
+}

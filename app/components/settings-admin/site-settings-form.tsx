@@ -1,0 +1,71 @@
+import { getFormProps } from "@conform-to/react";
+import { Save } from "lucide-react";
+import { FormErrors, InputField } from "~/components/forms/fields";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { useSchemaForm } from "~/lib/forms";
+import type { SiteSettingsForEditor } from "../../../server/content/site-settings.ts";
+import { SITE_SETTING_KEYS } from "../../../server/content/site-settings-input.ts";
+import { SAVE_SITE_SETTINGS_INTENT, siteSettingsFormSchema } from "./schemas";
+
+/**
+ * The links of the public About page's buttons (and the footer's profile link), saved
+ * together. Each goes with the revision the page was loaded at, so a save over someone
+ * else's change is refused and the form keeps what was typed.
+ */
+export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor }) {
+  const { fetcher, lastResult, busy } = useActionFetcher(SAVE_SITE_SETTINGS_INTENT);
+  const [form, fields] = useSchemaForm({
+    schema: siteSettingsFormSchema,
+    id: SAVE_SITE_SETTINGS_INTENT,
+    lastResult,
+    defaultValue: settings,
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Profile Links</CardTitle>
+        <CardDescription>Leave a link empty to hide its button.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fetcher.Form
+          method="post"
+          {...getFormProps(form)}
+          className="flex flex-col gap-5"
+          data-testid="site-settings-form"
+        >
+          <input type="hidden" name="intent" value={SAVE_SITE_SETTINGS_INTENT} />
+          {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
+          {SITE_SETTING_KEYS.map((key) => (
+            <input
+              key={key}
+              type="hidden"
+              name={fields[key].getFieldset().revision.name}
+              value={settings[key].revision}
+            />
+          ))}
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <InputField
+            meta={fields.linkedin_url.getFieldset().value}
+            label="LinkedIn profile URL"
+            type="url"
+            hint="The Connect on LinkedIn button of the About page and the footer's profile link."
+          />
+          <InputField
+            meta={fields.resume_url.getFieldset().value}
+            label="Resume URL"
+            type="url"
+            hint="The View Resume button of the About page."
+          />
+          <div>
+            <Button type="submit" disabled={busy}>
+              <Save aria-hidden="true" className="size-4" />
+              {busy ? "Saving..." : "Save Settings"}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </CardContent>
+    </Card>
+  );
+}
