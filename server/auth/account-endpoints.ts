@@ -5,8 +5,9 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { recordAudit } from "../audit/audit-log.ts";
 import type { Database } from "../db/schema.ts";
+import { Invalid, NotFound } from "../errors.ts";
 import { acceptInvitation, completeOwnerSetup } from "./invitations.ts";
-import { AccountError, type UserSummary } from "./users.ts";
+import type { UserSummary } from "./users.ts";
 
 /**
  * Bastion's own part of Better Auth.
@@ -29,13 +30,15 @@ const LINK_RATE_LIMIT = { window: 10 * 60, max: 10 };
 
 const text = z.string().max(1000);
 
+/**
+ * The services' refusals as Better Auth answers them (a 400 either way, so that a bad
+ * link and a bad password look alike to a prober): code NOT_FOUND for a link that
+ * does not work, INVALID with the message of each field otherwise.
+ */
 function refusal(error: unknown): never {
-  if (error instanceof AccountError) {
-    throw new APIError("BAD_REQUEST", {
-      message: error.message,
-      code: error.code.toUpperCase().replaceAll("-", "_"),
-      field: error.field,
-    });
+  if (error instanceof NotFound) throw new APIError("BAD_REQUEST", { message: error.message, code: "NOT_FOUND" });
+  if (error instanceof Invalid) {
+    throw new APIError("BAD_REQUEST", { message: error.message, code: "INVALID", fields: error.fields });
   }
   throw error;
 }

@@ -3,16 +3,17 @@ import type { Kysely, Selectable } from "kysely";
 import { recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { AccountInvitationsTable, Database, INVITATION_KINDS } from "../db/schema.ts";
+import { Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { enqueueInvitationEmail } from "./emails.ts";
 import { INVALID_LINK_MESSAGE } from "./link-messages.ts";
 import type { Role } from "./roles.ts";
 import {
-  AccountError,
   type AccountServices,
   adminExists,
   checkPassword,
   createUser,
+  EMAIL_TAKEN_MESSAGE,
   normalizeEmail,
   normalizeName,
   parseRole,
@@ -82,9 +83,7 @@ export async function createInvitation(
   const email = normalizeEmail(input.email);
   const role = parseRole(input.role);
   const context = await services.auth.$context;
-  if (await context.internalAdapter.findUserByEmail(email)) {
-    throw new AccountError("email-taken", "An account with this email address already exists.", "email");
-  }
+  if (await context.internalAdapter.findUserByEmail(email)) throw new Invalid({ email: EMAIL_TAKEN_MESSAGE });
   const token = newToken();
   const now = new Date();
   const row: InvitationRow = {
@@ -151,7 +150,7 @@ export async function revokeInvitation(
       .where("accepted_at", "is", null)
       .returningAll()
       .executeTakeFirst();
-    if (!row) throw new AccountError("not-found", "This invitation no longer exists.");
+    if (!row) throw new NotFound("This invitation no longer exists.");
     await recordAudit(trx, {
       userId: input.actorId,
       action: "user.invitation-revoked",
@@ -193,7 +192,7 @@ async function consumeLink(
   token: string,
   create: (link: InvitationRow) => Promise<UserSummary>,
 ): Promise<UserSummary> {
-  if (!token || token.length > 200) throw new AccountError("not-found", INVALID_LINK_MESSAGE);
+  if (!token || token.length > 200) throw new NotFound(INVALID_LINK_MESSAGE);
   const now = new Date().toISOString();
   const link = await db
     .updateTable("account_invitations")
@@ -204,7 +203,7 @@ async function consumeLink(
     .where("expires_at", ">", now)
     .returningAll()
     .executeTakeFirst();
-  if (!link) throw new AccountError("not-found", INVALID_LINK_MESSAGE);
+  if (!link) throw new NotFound(INVALID_LINK_MESSAGE);
   try {
     return await create(link);
   } catch (error) {
@@ -289,7 +288,7 @@ export async function completeOwnerSetup(
   const email = normalizeEmail(input.email);
   checkPassword(input.password);
   return consumeLink(services.db, "owner-setup", input.token, async () => {
-    if (await adminExists(services.db)) throw new AccountError("not-found", INVALID_LINK_MESSAGE);
+    if (await adminExists(services.db)) throw new NotFound(INVALID_LINK_MESSAGE);
     return createUser(services, { email, password: input.password, name, role: "admin", via: "owner-setup" });
   });
 }

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { recordAudit } from "../audit/audit-log.ts";
 import { type Database, ROLES } from "../db/schema.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { passwordProblem } from "./password-policy.ts";
 import { type Role, setUserRole } from "./roles.ts";
 
@@ -35,30 +36,6 @@ export interface AccountServices {
   db: Kysely<Database>;
 }
 
-export type AccountErrorCode =
-  | "invalid-email"
-  | "invalid-name"
-  | "invalid-password"
-  | "invalid-role"
-  | "email-taken"
-  | "not-found"
-  | "last-admin"
-  | "own-account";
-
-/** A refused account change; `message` is meant for the person who asked for it. */
-export class AccountError extends Error {
-  override name = "AccountError";
-  readonly code: AccountErrorCode;
-  /** The form field the message belongs to, when there is one. */
-  readonly field: "email" | "name" | "password" | "role" | undefined;
-
-  constructor(code: AccountErrorCode, message: string, field?: AccountError["field"]) {
-    super(message);
-    this.code = code;
-    this.field = field;
-  }
-}
-
 export interface UserSummary {
   id: string;
   name: string;
@@ -70,34 +47,38 @@ export interface UserSummary {
 
 export const MAX_NAME_LENGTH = 100;
 
-/** The address as it is stored (trimmed, lower-cased), or an AccountError. */
+export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists.";
+export const LAST_ADMIN_MESSAGE = "This is the only administrator: make another user an administrator first.";
+export const LAST_ADMIN_DELETE_MESSAGE = "This is the only administrator: it cannot be deleted.";
+
+/** The address as it is stored (trimmed, lower-cased); Invalid (field `email`) otherwise. */
 export function normalizeEmail(value: string): string {
   const email = value.trim().toLowerCase();
   if (!email || email.length > 254 || !z.email().safeParse(email).success) {
-    throw new AccountError("invalid-email", "Please enter a valid email address.", "email");
+    throw new Invalid({ email: "Please enter a valid email address." });
   }
   return email;
 }
 
 export function normalizeName(value: string, options: { required: boolean }): string {
   const name = value.trim().replace(/\s+/g, " ");
-  if (options.required && !name) throw new AccountError("invalid-name", "Please enter your full name.", "name");
+  if (options.required && !name) throw new Invalid({ name: "Please enter your full name." });
   if (name.length > MAX_NAME_LENGTH) {
-    throw new AccountError("invalid-name", `The name must be at most ${MAX_NAME_LENGTH} characters long.`, "name");
+    throw new Invalid({ name: `The name must be at most ${MAX_NAME_LENGTH} characters long.` });
   }
   return name;
 }
 
 export function parseRole(value: string): Role {
   if (!(ROLES as readonly string[]).includes(value)) {
-    throw new AccountError("invalid-role", `The role must be ${ROLES.join(" or ")}.`, "role");
+    throw new Invalid({ role: `The role must be ${ROLES.join(" or ")}.` });
   }
   return value as Role;
 }
 
 export function checkPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem) throw new AccountError("invalid-password", problem, "password");
+  if (problem) throw new Invalid({ password: problem });
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -126,9 +107,8 @@ export async function createUser(services: AccountServices, input: NewUser): Pro
   checkPassword(input.password);
 
   const context = await services.auth.$context;
-  if (await context.internalAdapter.findUserByEmail(email)) {
-    throw new AccountError("email-taken", "An account with this email address already exists.", "email");
-  }
+  // The address is the person's input: refused beside its field, like a malformed one.
+  if (await context.internalAdapter.findUserByEmail(email)) throw new Invalid({ email: EMAIL_TAKEN_MESSAGE });
   const hash = await context.password.hash(input.password);
 
   let user: Awaited<ReturnType<InternalAdapter["createUser"]>>;
@@ -139,9 +119,7 @@ export async function createUser(services: AccountServices, input: NewUser): Pro
     );
   } catch (error) {
     // Two requests for the same address at once: the unique index decides.
-    if (isUniqueViolation(error)) {
-      throw new AccountError("email-taken", "An account with this email address already exists.", "email");
-    }
+    if (isUniqueViolation(error)) throw new Invalid({ email: EMAIL_TAKEN_MESSAGE });
     throw error;
   }
   try {
@@ -197,7 +175,7 @@ export async function listUsers(services: AccountServices): Promise<UserSummary[
   }));
 }
 
-/** The user with this id or email address, or an AccountError "not-found". */
+/** The user with this id or email address; NotFound otherwise. */
 export async function findUser(services: AccountServices, ref: { id?: string; email?: string }): Promise<UserSummary> {
   const context = await services.auth.$context;
   const user = ref.id
@@ -205,7 +183,7 @@ export async function findUser(services: AccountServices, ref: { id?: string; em
     : ref.email
       ? ((await context.internalAdapter.findUserByEmail(ref.email.trim().toLowerCase()))?.user ?? null)
       : null;
-  if (!user) throw new AccountError("not-found", "No such user.", "email");
+  if (!user) throw new NotFound("No such user.");
   const roles = await services.db.selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute();
   const role = roles.some((row) => row.role === "admin") ? "admin" : (roles[0]?.role ?? null);
   return {
@@ -244,8 +222,6 @@ async function otherAdmins(trx: Kysely<Database>, userId: string): Promise<numbe
   return Number(row.admins);
 }
 
-const LAST_ADMIN_MESSAGE = "This is the only administrator: make another user an administrator first.";
-
 /** Gives the user this role; refuses to take admin away from the last administrator. */
 export async function setRole(
   services: AccountServices,
@@ -256,7 +232,7 @@ export async function setRole(
   if (user.role === role) return user;
   await withAdminRowsLocked(services.db, async (trx) => {
     if (user.role === "admin" && (await otherAdmins(trx, user.id)) === 0) {
-      throw new AccountError("last-admin", LAST_ADMIN_MESSAGE, "role");
+      throw new Conflict(LAST_ADMIN_MESSAGE);
     }
     await setUserRole(trx, user.id, role);
     await recordAudit(trx, {
@@ -277,13 +253,13 @@ export async function deleteUser(
 ): Promise<UserSummary> {
   const user = await findUser(services, { id: input.userId });
   if (input.actorId && input.actorId === user.id) {
-    throw new AccountError("own-account", "You cannot delete your own account.");
+    throw new Forbidden("You cannot delete your own account.");
   }
   // First, in our transaction: the last-admin check and the end of every right the
   // user had; then the user itself through Better Auth (its rows cascade).
   await withAdminRowsLocked(services.db, async (trx) => {
     if (user.role === "admin" && (await otherAdmins(trx, user.id)) === 0) {
-      throw new AccountError("last-admin", "This is the only administrator: it cannot be deleted.");
+      throw new Conflict(LAST_ADMIN_DELETE_MESSAGE);
     }
     await setUserRole(trx, user.id, null);
     await recordAudit(trx, {

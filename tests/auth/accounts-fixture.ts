@@ -6,10 +6,10 @@ import pino from "pino";
 import { expect } from "vitest";
 import { CLIENT_IP_HEADER } from "../../server/auth/auth.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
-import { AccountError } from "../../server/auth/users.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
+import { AppError } from "../../server/errors.ts";
 import type { Logger } from "../../server/logger.ts";
 import { createAuthForDatabase } from "../../server/services.ts";
 import { createTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases.ts";
@@ -112,12 +112,15 @@ export async function auditActions(accounts: Accounts): Promise<string[]> {
   return rows.map((row) => row.action);
 }
 
-/** The AccountError the promise rejects with (fails the test if it resolves or throws something else). */
-export async function refusal(promise: Promise<unknown>): Promise<AccountError> {
+/**
+ * The AppError the promise rejects with (fails the test if it resolves or throws
+ * something else): its class name (NotFound, Invalid, Conflict, Forbidden…), message and field messages.
+ */
+export async function refusal(promise: Promise<unknown>): Promise<AppError & { fields?: Record<string, string> }> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(AccountError);
-  return error as AccountError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }

@@ -11,7 +11,8 @@ import {
   listPendingInvitations,
   revokeInvitation,
 } from "../../server/auth/invitations.ts";
-import { AccountError, createUser, findUser, type UserSummary } from "../../server/auth/users.ts";
+import { createUser, EMAIL_TAKEN_MESSAGE, findUser, type UserSummary } from "../../server/auth/users.ts";
+import { NotFound } from "../../server/errors.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import {
   type Accounts,
@@ -91,7 +92,7 @@ describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
     const again = await refusal(
       acceptInvitation(services(), { token, name: "Someone Else", password: STRONG_PASSWORD }),
     );
-    expect(again).toMatchObject({ code: "not-found", message: INVALID_LINK_MESSAGE });
+    expect(again).toMatchObject({ name: "NotFound", message: INVALID_LINK_MESSAGE });
     expect(await findUsableLink(services().db, "invitation", token)).toBeNull();
     expect(await listPendingInvitations(services().db)).toEqual([]);
     const accepted = await services()
@@ -107,7 +108,7 @@ describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
     for (const token of ["", "not-the-token", "x".repeat(500)]) {
       expect(await findUsableLink(services().db, "invitation", token)).toBeNull();
       const error = await refusal(acceptInvitation(services(), { token, name: "Mallory", password: STRONG_PASSWORD }));
-      expect(error.code).toBe("not-found");
+      expect(error.name).toBe("NotFound");
     }
   });
 
@@ -121,18 +122,16 @@ describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
     expect(await findUsableLink(services().db, "invitation", token)).toBeNull();
     expect(await listPendingInvitations(services().db)).toEqual([]);
     const error = await refusal(acceptInvitation(services(), { token, name: "Late Comer", password: STRONG_PASSWORD }));
-    expect(error.code).toBe("not-found");
-    await expect(findUser(services(), { email: "late@example.test" })).rejects.toThrow(AccountError);
+    expect(error.name).toBe("NotFound");
+    await expect(findUser(services(), { email: "late@example.test" })).rejects.toThrow(NotFound);
   });
 
   it("keeps the link usable after a refused password or a missing name", async () => {
     const { token } = await invite("careful@example.test");
-    expect((await refusal(acceptInvitation(services(), { token, name: "Carl", password: "password1234" }))).code).toBe(
-      "invalid-password",
-    );
-    expect((await refusal(acceptInvitation(services(), { token, name: "  ", password: STRONG_PASSWORD }))).code).toBe(
-      "invalid-name",
-    );
+    const common = await refusal(acceptInvitation(services(), { token, name: "Carl", password: "password1234" }));
+    expect(Object.keys(common.fields ?? {})).toEqual(["password"]);
+    const nameless = await refusal(acceptInvitation(services(), { token, name: "  ", password: STRONG_PASSWORD }));
+    expect(nameless.fields).toEqual({ name: "Please enter your full name." });
     const user = await acceptInvitation(services(), { token, name: "Carl Careful", password: OTHER_STRONG_PASSWORD });
     expect(user.email).toBe("careful@example.test");
   });
@@ -141,9 +140,10 @@ describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
     const { invitation, token } = await invite("revoked@example.test");
     await revokeInvitation(services().db, { id: invitation.id, actorId: admin.id });
     expect(await findUsableLink(services().db, "invitation", token)).toBeNull();
-    expect((await refusal(revokeInvitation(services().db, { id: invitation.id, actorId: admin.id }))).code).toBe(
-      "not-found",
-    );
+    expect(await refusal(revokeInvitation(services().db, { id: invitation.id, actorId: admin.id }))).toMatchObject({
+      name: "NotFound",
+      message: "This invitation no longer exists.",
+    });
     const audit = await services()
       .db.selectFrom("audit_log")
       .select("entity_id")
@@ -159,9 +159,11 @@ describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
     expect(await findUsableLink(services().db, "invitation", second.token)).toMatchObject({ role: "admin" });
 
     const taken = await refusal(invite("owner@example.test"));
-    expect(taken.code).toBe("email-taken");
-    expect((await refusal(invite("not an email"))).code).toBe("invalid-email");
-    expect((await refusal(invite("x@example.test", "owner"))).code).toBe("invalid-role");
+    expect(taken.fields).toEqual({ email: EMAIL_TAKEN_MESSAGE });
+    expect((await refusal(invite("not an email"))).fields).toEqual({ email: "Please enter a valid email address." });
+    expect((await refusal(invite("x@example.test", "owner"))).fields).toEqual({
+      role: "The role must be admin or editor.",
+    });
   });
 
   it("accepts through Better Auth's handler, whose stored rate limit answers 429 with a retry time", async () => {

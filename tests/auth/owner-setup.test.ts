@@ -3,7 +3,8 @@ import { OWNER_SETUP_PATH } from "../../server/auth/account-endpoints.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
 import { completeOwnerSetup, findUsableLink, INVALID_LINK_MESSAGE } from "../../server/auth/invitations.ts";
 import { ensureOwnerAccount } from "../../server/auth/owner-setup.ts";
-import { AccountError, createUser, listUsers } from "../../server/auth/users.ts";
+import { createUser, listUsers } from "../../server/auth/users.ts";
+import { NotFound } from "../../server/errors.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type Accounts, incomingRequest, openAccounts, STRONG_PASSWORD, signIn } from "./accounts-fixture.ts";
 
@@ -53,8 +54,8 @@ describe.each(TEST_DIALECTS)("the owner account on %s", (dialect) => {
       email: "mallory@example.test",
       password: STRONG_PASSWORD,
     }).catch((error: unknown) => error);
-    expect(reused).toBeInstanceOf(AccountError);
-    expect((reused as AccountError).message).toBe(INVALID_LINK_MESSAGE);
+    expect(reused).toBeInstanceOf(NotFound);
+    expect((reused as NotFound).message).toBe(INVALID_LINK_MESSAGE);
 
     // Now that an admin exists, a start logs no link and removes any left.
     const lines = accounts.logLines.length;

@@ -59,15 +59,20 @@ export async function createAccountFromLink(
   switch (result.body.code) {
     case "NOT_FOUND":
       return refused(INVALID_LINK_MESSAGE, 400, { invalidLink: true });
-    case "INVALID_NAME":
-      return refused(description, 400, { fieldErrors: { name: description }, values });
-    case "INVALID_EMAIL":
-    case "EMAIL_TAKEN":
-      return refused(description, 400, { fieldErrors: kind === "owner-setup" ? { email: description } : {}, values });
-    case "INVALID_PASSWORD":
-      return refused(description, 400, { fieldErrors: { password: description }, values });
+    case "INVALID":
+      return refused(description, 400, { fieldErrors: shownFieldErrors(result.body.fields, kind), values });
     default:
       services.logger.error({ status: result.status, body: result.body, kind }, "Account creation failed unexpectedly");
       return refused("Something went wrong. Please try again later.", 500, { values });
   }
+}
+
+/** The messages of the fields this form shows (the invitation's email is not one of them: it is fixed). */
+function shownFieldErrors(fields: unknown, kind: "invitation" | "owner-setup"): AccountLinkResult["fieldErrors"] {
+  const messages = (fields ?? {}) as Partial<Record<string, string>>;
+  return {
+    name: messages.name,
+    password: messages.password,
+    email: kind === "owner-setup" ? messages.email : undefined,
+  };
 }

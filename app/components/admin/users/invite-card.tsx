@@ -1,0 +1,56 @@
+import { getFormProps } from "@conform-to/react";
+import { Send } from "lucide-react";
+import { FormErrors, InputField, SelectField } from "~/components/forms/fields";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { type FormActionData, useSchemaForm } from "~/lib/forms";
+import { inviteSchema, ROLE_OPTIONS } from "./schemas";
+
+/** What the invite intent answers besides the toast: the link, for when the email does not arrive. */
+export interface InvitationDetails {
+  invitationUrl?: string;
+}
+
+/** Invite by email: the address and the role; after sending, the link is shown once. */
+export function InviteCard() {
+  const { fetcher, answer, lastResult, busy } = useActionFetcher("invite");
+  const [form, fields] = useSchemaForm({
+    schema: inviteSchema,
+    id: "invite",
+    lastResult,
+    defaultValue: { role: "editor" },
+  });
+  const invitationUrl = (answer as (FormActionData & InvitationDetails) | undefined)?.invitationUrl;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Invite a user</CardTitle>
+        <CardDescription>
+          The person receives an email with a link to choose their name and password. The link expires in 7 days and
+          works once.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" data-testid="invite-form">
+          <input type="hidden" name="intent" value="invite" />
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <InputField meta={fields.email} label="Email" type="email" autoComplete="off" className="sm:flex-1" />
+            <SelectField meta={fields.role} label="Role" options={ROLE_OPTIONS} className="sm:w-44" />
+            <Button type="submit" className="sm:mt-6.5" disabled={busy}>
+              <Send aria-hidden="true" className="size-4" />
+              {busy ? "Sending…" : "Send invitation"}
+            </Button>
+          </div>
+        </fetcher.Form>
+        {invitationUrl && (
+          <div className="rounded-md border border-line p-3 text-sm" data-testid="invitation-link">
+            <p className="text-fg-muted">If the email does not arrive, you can share this link with them directly:</p>
+            <p className="mt-1 font-mono break-all text-fg">{invitationUrl}</p>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
