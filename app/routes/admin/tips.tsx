@@ -1,9 +1,102 @@
-import { PageTitle } from "~/components/site/page-title";
+import { Plus } from "lucide-react";
+import { addTipSchema, deleteTipSchema, editTipSchema, TIP_CATEGORY_FILTERS } from "~/components/tips-admin/schemas";
+import { AddTipDialog } from "~/components/tips-admin/tip-dialogs";
+import { TipsTable } from "~/components/tips-admin/tips-table";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { FilterLinks } from "~/components/ui/filter-links";
+import { PageHeader } from "~/components/ui/page-header";
+import { servicesContext } from "~/context";
+import { contentStoreFor } from "~/lib/content-store.server";
+import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
+import { requireRole } from "../../../server/auth/guards.ts";
+import { tipCategoryFilter } from "../../../server/content/tip-input.ts";
+import { createTip, deleteTip, listTips, updateTip } from "../../../server/content/tips.ts";
 import type { Route } from "./+types/tips";
+
+/**
+ * /admin/tips (editors and admins): the cards of the public Tips & Tricks page, listed
+ * by category, added, edited and deleted. The spec calls them "resources" on this
+ * screen, so the button and the toasts do too.
+ */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("Tips & Tricks");
 
-export default function AdminTipsPage() {
-  return <PageTitle>Tips & Tricks</PageTitle>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  await requireRole(services, request, "editor");
+  const category = tipCategoryFilter.parse(new URL(request.url).searchParams.get("category"));
+  return { tips: await listTips(services.db, { category }), category };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  await requireRole(services, request, "editor");
+  const store = contentStoreFor(context);
+  return runFormAction(
+    await request.formData(),
+    {
+      "create-tip": formIntent({
+        schema: addTipSchema,
+        failure: "Failed to add resource",
+        async run(tip) {
+          await createTip(store, tip);
+          return "Resource added successfully!";
+        },
+      }),
+      "update-tip": formIntent({
+        schema: editTipSchema,
+        failure: "Failed to update resource",
+        async run({ id, ...changes }) {
+          await updateTip(store, id, changes);
+          return "Resource updated successfully!";
+        },
+      }),
+      "delete-tip": formIntent({
+        schema: deleteTipSchema,
+        failure: "Failed to delete resource",
+        async run({ id }) {
+          await deleteTip(store, id);
+          return "Resource deleted successfully!";
+        },
+      }),
+    },
+    services.logger,
+  );
+}
+
+export default function AdminTipsPage({ loaderData }: Route.ComponentProps) {
+  const { tips, category } = loaderData;
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Tips & Tricks"
+        description="The cards of the public Tips & Tricks page, in four categories."
+        action={
+          <AddTipDialog
+            category={category}
+            trigger={
+              <Button data-testid="add-tip">
+                <Plus aria-hidden="true" className="size-4" />
+                Add Resource
+              </Button>
+            }
+          />
+        }
+      />
+      <FilterLinks
+        label="Filter by category"
+        param="category"
+        options={TIP_CATEGORY_FILTERS}
+        current={category ?? ""}
+        testId="tip-category-filter"
+      />
+      <Card>
+        <CardContent className="pt-5">
+          <TipsTable tips={tips} />
+        </CardContent>
+      </Card>
+    </div>
+  );
 }

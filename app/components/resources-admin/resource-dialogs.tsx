@@ -1,0 +1,75 @@
+import type { FieldMetadata } from "@conform-to/react";
+import type { ReactNode } from "react";
+import { InputField, SelectField, SwitchField, TextareaField } from "~/components/forms/fields";
+import { FormDialog } from "~/components/forms/form-dialog";
+import type { ResourceRecord } from "../../../server/content/resources.ts";
+import { addResourceSchema, editResourceSchema, RESOURCE_CATEGORY_OPTIONS, type ResourceCategory } from "./schemas";
+
+// The same fields in the add and the edit form, whose schemas differ.
+type ResourceFieldsMeta = Record<
+  "name" | "description" | "url" | "category" | "featured",
+  FieldMetadata<any, any, string[]>
+>;
+
+export function AddResourceDialog({ trigger, category }: { trigger: ReactNode; category: ResourceCategory | null }) {
+  return (
+    <FormDialog
+      title="Add Resource"
+      description="A link in the library of the public Resources page (Services stay on this screen only)."
+      trigger={trigger}
+      schema={addResourceSchema}
+      intent="create-resource"
+      formId="create-resource"
+      // A list filtered to one category adds to that category.
+      defaultValue={{ category: category ?? "Learning" }}
+      submitLabel="Add Resource"
+      pendingLabel="Adding..."
+    >
+      {(fields) => <ResourceFields fields={fields} />}
+    </FormDialog>
+  );
+}
+
+export function EditResourceDialog({ trigger, resource }: { trigger: ReactNode; resource: ResourceRecord }) {
+  return (
+    <FormDialog
+      title="Edit Resource"
+      trigger={trigger}
+      schema={editResourceSchema}
+      intent="update-resource"
+      formId={`update-resource-${resource.id}`}
+      defaultValue={{
+        id: resource.id,
+        revision: String(resource.revision),
+        name: resource.name,
+        description: resource.description,
+        url: resource.url,
+        category: resource.category,
+        featured: resource.featured ? "on" : "",
+      }}
+      submitLabel="Save changes"
+    >
+      {(fields) => (
+        <>
+          {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
+          <input type="hidden" name={fields.id.name} defaultValue={resource.id} />
+          <input type="hidden" name={fields.revision.name} defaultValue={resource.revision} />
+          <ResourceFields fields={fields} />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+function ResourceFields({ fields }: { fields: ResourceFieldsMeta }) {
+  return (
+    <>
+      {/* The dialog opens to type a name; focus would otherwise land on Close. */}
+      <InputField meta={fields.name} label="Name" autoFocus />
+      <TextareaField meta={fields.description} label="Description" rows={3} />
+      <InputField meta={fields.url} label="URL" type="url" placeholder="https://" />
+      <SelectField meta={fields.category} label="Category" options={RESOURCE_CATEGORY_OPTIONS} />
+      <SwitchField meta={fields.featured} label="Featured" hint="Featured resources lead the public Resources page." />
+    </>
+  );
+}
