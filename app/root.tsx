@@ -1,6 +1,8 @@
+import { lazy, Suspense } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
+import { accessDeniedReason } from "./components/admin/access-denied-reason";
 import { RouteErrorMessage } from "./components/errors/error-message";
 import { useNonce } from "./components/nonce";
 import { themeFromCookieHeader } from "./components/theme/theme";
@@ -43,11 +45,23 @@ export default function App() {
   return <Outlet />;
 }
 
+/** Loaded only when needed: public and sign-in pages carry none of the admin's code. */
+const AdminErrorPage = lazy(() => import("./components/admin/admin-error-page"));
+
 /**
  * Last resort, when even the public layout failed: no header or footer (they may be
- * what broke), just the message and a way home.
+ * what broke), just the message and a way home. The admin guard's 403 of a page load
+ * lands here too (React Router gives a middleware's error to the highest route with a
+ * loader, the root): it shows the admin's Access Denied page.
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (accessDeniedReason(error)) {
+    return (
+      <Suspense>
+        <AdminErrorPage error={error} />
+      </Suspense>
+    );
+  }
   return (
     <main id="main" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <RouteErrorMessage error={error} />

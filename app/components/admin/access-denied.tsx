@@ -47,10 +47,3 @@ export function AccessDenied({ reason }: { reason: AccessDeniedReason }) {
     </div>
   );
 }
-
-/** The reason of a 403 thrown by the admin guard, or undefined for any other error. */
-export function accessDeniedReason(error: unknown): AccessDeniedReason | undefined {
-  if (!error || typeof error !== "object" || (error as { status?: unknown }).status !== 403) return undefined;
-  const reason = (error as { data?: { reason?: unknown } }).data?.reason;
-  return reason === "admin-required" || reason === "no-role" ? reason : undefined;
-}

@@ -1,7 +1,7 @@
-import { data, isRouteErrorResponse, Outlet } from "react-router";
-import { AccessDenied, accessDeniedReason } from "~/components/admin/access-denied";
+import { data, Outlet } from "react-router";
+import { accessDeniedReason } from "~/components/admin/access-denied-reason";
+import AdminErrorPage from "~/components/admin/admin-error-page";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { RouteErrorMessage } from "~/components/errors/error-message";
 import { servicesContext, viewerContext } from "~/context";
 import { errorPageMeta, pageTitle } from "~/lib/meta";
 import { AuthProvider, type AuthViewer } from "~/lib/use-auth";
@@ -120,32 +120,10 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 }
 
 /**
- * Access Denied for the guard's 403s. An editor keeps the admin shell; a user without a
- * role gets the message alone (they have no admin screens to go to). Errors of the pages
- * below keep the shell too, so the user can navigate on.
+ * Access Denied for the guard's 403s met on a client-side navigation (a page load the
+ * guard refuses is shown by the root's boundary: the root's loader is above this
+ * middleware), and the errors of the pages below, inside the admin shell.
  */
 export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
-  const reason = accessDeniedReason(error);
-  const viewer = loaderData ?? deniedViewer(error);
-  const content = reason ? <AccessDenied reason={reason} /> : <RouteErrorMessage error={error} />;
-  if (!viewer) {
-    return (
-      <main id="main" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-        {content}
-      </main>
-    );
-  }
-  return (
-    <AuthProvider viewer={viewer}>
-      <AdminShell>{content}</AdminShell>
-    </AuthProvider>
-  );
-}
-
-function deniedViewer(error: unknown): AuthViewer | undefined {
-  if (!isRouteErrorResponse(error) || error.status !== 403) return undefined;
-  const payload = error.data as Partial<AdminRequiredPayload> | null;
-  const viewer = payload?.viewer;
-  if (!viewer?.user || typeof viewer.user.id !== "string" || !viewer.roles) return undefined;
-  return viewer;
+  return <AdminErrorPage error={error} viewer={loaderData} />;
 }
