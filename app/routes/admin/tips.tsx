@@ -92,8 +92,9 @@ export default function AdminTipsPage({ loaderData }: Route.ComponentProps) {
         current={category ?? ""}
         testId="tip-category-filter"
       />
-      <Card>
-        <CardContent className="pt-5">
+      {/* On phones the rows are cards already: no frame around them. */}
+      <Card className="max-sm:border-0 max-sm:bg-transparent max-sm:shadow-none">
+        <CardContent className="pt-5 max-sm:p-0">
           <TipsTable tips={tips} />
         </CardContent>
       </Card>

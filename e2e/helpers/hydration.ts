@@ -1,0 +1,14 @@
+import type { Page } from "playwright-core";
+
+/**
+ * Waits until React has hydrated the admin page just loaded. Hydration runs as a
+ * transition after the load event, and a click that lands before React listens does
+ * nothing (a dialog trigger stays shut); once the page's heading carries React's
+ * props, later clicks reach their handlers or are replayed by React.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const heading = document.querySelector("h1");
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith("__reactProps$"));
+  });
+}
