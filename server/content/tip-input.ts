@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TIP_CATEGORIES, TIP_TYPES } from "../db/schema.ts";
-import { lenientOrderIndex, optionalLink, revisionField } from "./fields.ts";
+import { lenientOrderIndex, optionalHttpUrl, revisionField } from "./fields.ts";
 
 /**
  * What may be written to a tip (the tips_resources table): the service (tips.ts) parses
@@ -12,8 +12,8 @@ const fields = {
   category: z.enum(TIP_CATEGORIES, { error: "Choose a category" }),
   title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title is too long"),
   description: z.string().trim().max(2000, "Description is too long"),
-  // Saved as null when empty, as the spec asks.
-  url: optionalLink.nullish().transform((value) => (value ? value : null)),
+  // Saved as null when empty, as the spec asks; http(s) only: the card opens it in a new tab.
+  url: optionalHttpUrl.nullish().transform((value) => (value ? value : null)),
   type: z.enum(TIP_TYPES, { error: "Choose a type" }),
 };
 
