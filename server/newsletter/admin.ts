@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import { addDays, utcDay } from "../analytics/days.ts";
 import type { Database, NewsletterSubscribersTable, SUBSCRIBER_STATUSES } from "../db/schema.ts";
+import { Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { NEWSLETTER_SETTING_DEFAULTS } from "./settings.ts";
 
@@ -161,10 +162,10 @@ export async function listSubscribers(db: Kysely<Database>, query: SubscriberQue
   return { subscribers, total, page, pageCount, pageSize: SUBSCRIBERS_PAGE_SIZE };
 }
 
-/** Removes the subscriber for good; false when there was none with this id. */
-export async function deleteSubscriber(db: Kysely<Database>, id: string): Promise<boolean> {
+/** Removes the subscriber for good; NotFound when there is none with this id (any more). */
+export async function deleteSubscriber(db: Kysely<Database>, id: string): Promise<void> {
   const result = await db.deleteFrom("newsletter_subscribers").where("id", "=", id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This subscriber no longer exists.");
 }
 
 export interface SuppressionRow {
@@ -205,10 +206,10 @@ export async function listSuppressions(
   return { entries, total, page, pageCount, pageSize: SUPPRESSIONS_PAGE_SIZE };
 }
 
-/** Takes an address off the suppression list; false when the entry did not exist. */
-export async function removeSuppression(db: Kysely<Database>, id: string): Promise<boolean> {
+/** Takes an address off the suppression list; NotFound when the entry does not exist (any more). */
+export async function removeSuppression(db: Kysely<Database>, id: string): Promise<void> {
   const result = await db.deleteFrom("newsletter_suppressions").where("id", "=", id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This address is no longer on the suppression list.");
 }
 
 /**
@@ -262,15 +263,6 @@ export async function subscribersCsv(db: Kysely<Database>): Promise<string> {
 
 export type NewsletterSettingKey = keyof typeof NEWSLETTER_SETTING_DEFAULTS & string;
 
-export class NewsletterSettingError extends Error {
-  readonly key: string;
-  constructor(key: string, message: string) {
-    super(message);
-    this.name = "NewsletterSettingError";
-    this.key = key;
-  }
-}
-
 /** The current settings, defaults filled in for missing keys. */
 export async function getNewsletterSettings(db: Kysely<Database>): Promise<Record<string, string>> {
   const rows = await db.selectFrom("newsletter_settings").select(["setting_key", "setting_value"]).execute();
@@ -281,28 +273,25 @@ export async function getNewsletterSettings(db: Kysely<Database>): Promise<Recor
 
 /**
  * Writes the settings one key at a time, in the given order (the spec's "one update
- * per key"). Stops at the first failure with a NewsletterSettingError naming the key;
- * the keys before it stay saved.
+ * per key"). An unknown key or a value out of range is Invalid (naming the key as the
+ * field) before anything is written; a write that fails stops the rest, the keys
+ * before it staying saved.
  */
 export async function updateNewsletterSettings(
   db: Kysely<Database>,
   entries: ReadonlyArray<readonly [string, string]>,
 ): Promise<void> {
   for (const [key, value] of entries) {
-    if (!Object.hasOwn(NEWSLETTER_SETTING_DEFAULTS, key)) {
-      throw new NewsletterSettingError(key, `Unknown setting: ${key}`);
-    }
+    if (!Object.hasOwn(NEWSLETTER_SETTING_DEFAULTS, key)) throw new Invalid({ [key]: `Unknown setting: ${key}` });
     if (key === "auto_send_enabled" && value !== "true" && value !== "false") {
-      throw new NewsletterSettingError(key, "auto_send_enabled must be true or false");
+      throw new Invalid({ [key]: "auto_send_enabled must be true or false" });
     }
-    try {
-      await db
-        .insertInto("newsletter_settings")
-        .values({ setting_key: key, setting_value: value })
-        .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: value }))
-        .execute();
-    } catch (error) {
-      throw new NewsletterSettingError(key, error instanceof Error ? error.message : String(error));
-    }
+  }
+  for (const [key, value] of entries) {
+    await db
+      .insertInto("newsletter_settings")
+      .values({ setting_key: key, setting_value: value })
+      .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: value }))
+      .execute();
   }
 }

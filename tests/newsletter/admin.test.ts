@@ -1,6 +1,7 @@
 import type { Insertable } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { NewsletterSubscribersTable } from "../../server/db/schema.ts";
+import { Invalid, NotFound } from "../../server/errors.ts";
 import {
   activeSubscribersByDay,
   addSuppression,
@@ -11,7 +12,6 @@ import {
   getNewsletterStats,
   listSubscribers,
   listSuppressions,
-  NewsletterSettingError,
   removeSuppression,
   SUBSCRIBERS_PAGE_SIZE,
   subscribersCsv,
@@ -138,8 +138,8 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
 
   it("deletes a subscriber", async () => {
     await insert("gone@example.test", "pending", daysAgo(1), "sub-gone");
-    expect(await deleteSubscriber(db(), "sub-gone")).toBe(true);
-    expect(await deleteSubscriber(db(), "sub-gone")).toBe(false);
+    await deleteSubscriber(db(), "sub-gone");
+    await expect(deleteSubscriber(db(), "sub-gone")).rejects.toThrow(new NotFound("This subscriber no longer exists."));
     expect((await listSubscribers(db())).total).toBe(0);
   });
 
@@ -152,8 +152,8 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
     expect(list.entries[0]).toMatchObject({ email: "spam@example.test", reason: "Added by hand" });
     expect(list.entries[0]?.added_at).toMatch(/Z$/);
     const id = list.entries[0]?.id as string;
-    expect(await removeSuppression(db(), id)).toBe(true);
-    expect(await removeSuppression(db(), id)).toBe(false);
+    await removeSuppression(db(), id);
+    await expect(removeSuppression(db(), id)).rejects.toBeInstanceOf(NotFound);
     expect((await listSuppressions(db())).total).toBe(0);
   });
 
@@ -171,7 +171,7 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
     ]);
   });
 
-  it("updates settings one key at a time, in order, stopping at the first bad one", async () => {
+  it("updates settings one key at a time, in order; a bad key or value is refused before any write", async () => {
     await updateNewsletterSettings(db(), [
       ["auto_send_enabled", "false"],
       ["welcome_email_subject", "Hello"],
@@ -185,11 +185,16 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
       ["auto_send_enabled", "maybe"],
       ["welcome_email_subject", "Never"],
     ]);
-    await expect(failure).rejects.toBeInstanceOf(NewsletterSettingError);
-    expect(await getNewsletterSettings(db())).toMatchObject({
-      welcome_email_body: "Body",
-      welcome_email_subject: "Hello",
+    await expect(failure).rejects.toBeInstanceOf(Invalid);
+    await expect(failure).rejects.toMatchObject({
+      fields: { auto_send_enabled: "auto_send_enabled must be true or false" },
     });
+    await expect(updateNewsletterSettings(db(), [["sender_name", "x"]])).rejects.toMatchObject({
+      fields: { sender_name: "Unknown setting: sender_name" },
+    });
+    const unchanged = await getNewsletterSettings(db());
+    expect(unchanged.welcome_email_subject).toBe("Hello");
+    expect(unchanged.welcome_email_body).not.toBe("Body");
   });
 });
 

@@ -1,32 +1,33 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Invalid } from "../../server/errors.ts";
 import { listNotificationsWithProgress } from "../../server/newsletter/notifications.ts";
+import { sendTestEmail } from "../../server/newsletter/test-email.ts";
 import {
-  parseTestEmail,
-  sendTestEmail,
   TEST_EMAIL_INVALID_MESSAGE,
   TEST_EMAIL_REQUIRED_MESSAGE,
-  TestEmailError,
-} from "../../server/newsletter/test-email.ts";
+  testEmailSchema,
+} from "../../server/newsletter/test-email-input.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type MigratedDatabase, migratedDatabase, PUBLIC_URL } from "../mail/helpers.ts";
 
 /**
- * The admin's test email (issue 5, Newsletter Settings): validation of the spec's
+ * The admin's test email (Newsletter Settings): validation of the spec's
  * payload, and the outbox row it leaves (subject prefix, escaping, both parts), plus
  * the admin's progress per notification.
  */
 
 const deps = { config: { publicOrigin: PUBLIC_URL }, siteName: "Bastion" };
 
-describe("parseTestEmail", () => {
+describe("the test email payload", () => {
+  const firstMessage = (input: unknown) => testEmailSchema.safeParse(input).error?.issues[0]?.message;
   it("requires a recipient and a valid address", () => {
-    expect(parseTestEmail({})).toEqual({ success: false, message: TEST_EMAIL_REQUIRED_MESSAGE });
-    expect(parseTestEmail({ email: "   " })).toEqual({ success: false, message: TEST_EMAIL_REQUIRED_MESSAGE });
-    expect(parseTestEmail({ email: "nope" })).toEqual({ success: false, message: TEST_EMAIL_INVALID_MESSAGE });
+    expect(firstMessage({})).toBe(TEST_EMAIL_REQUIRED_MESSAGE);
+    expect(firstMessage({ email: "   " })).toBe(TEST_EMAIL_REQUIRED_MESSAGE);
+    expect(firstMessage({ email: "nope" })).toBe(TEST_EMAIL_INVALID_MESSAGE);
   });
   it("treats empty and null optional fields as absent", () => {
-    const parsed = parseTestEmail({ email: "a@example.test", post_title: "", post_image: null });
-    expect(parsed).toEqual({ success: true, data: { email: "a@example.test" } });
+    const parsed = testEmailSchema.safeParse({ email: "a@example.test", post_title: "", post_image: null });
+    expect(parsed.data).toEqual({ email: "a@example.test" });
   });
 });
 
@@ -84,18 +85,20 @@ describe.each(TEST_DIALECTS)("the test email on %s", (dialect) => {
     expect((await row(second.id)).subject).toBe("[TEST] New Tip: Sample post");
   });
 
-  it("refuses a missing recipient, an unsafe link and a suppressed address, queuing nothing", async () => {
-    await expect(sendTestEmail(db(), deps, { post_title: "x" })).rejects.toThrow(TEST_EMAIL_REQUIRED_MESSAGE);
-    await expect(
-      sendTestEmail(db(), deps, { email: "a@example.test", post_url: "javascript:alert(1)" }),
-    ).rejects.toBeInstanceOf(TestEmailError);
+  it("refuses a missing recipient, an unsafe link and a suppressed address beside their fields, queuing nothing", async () => {
+    await expect(sendTestEmail(db(), deps, { post_title: "x" })).rejects.toMatchObject({
+      fields: { email: TEST_EMAIL_REQUIRED_MESSAGE },
+    });
+    const unsafe = sendTestEmail(db(), deps, { email: "a@example.test", post_url: "javascript:alert(1)" });
+    await expect(unsafe).rejects.toBeInstanceOf(Invalid);
+    await expect(unsafe).rejects.toMatchObject({ fields: { post_url: expect.stringContaining("javascript:") } });
     await db()
       .insertInto("newsletter_suppressions")
       .values({ id: "sup-1", email: "blocked@example.test", reason: "Complaint" })
       .execute();
-    await expect(sendTestEmail(db(), deps, { email: "Blocked@example.test" })).rejects.toThrow(
-      "This address is on the suppression list",
-    );
+    await expect(sendTestEmail(db(), deps, { email: "Blocked@example.test" })).rejects.toMatchObject({
+      fields: { email: "This address is on the suppression list" },
+    });
     const { n } = await db()
       .selectFrom("email_outbox")
       .select((eb) => eb.fn.countAll<number>().as("n"))

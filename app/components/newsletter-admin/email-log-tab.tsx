@@ -1,11 +1,12 @@
-import { RotateCcw } from "lucide-react";
-import { Form } from "react-router";
+import { MailOpen, RotateCcw } from "lucide-react";
+import { IntentButton } from "~/components/forms/intent-button";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { TableHead } from "~/components/ui/table-head";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Table, TableActions, TableBody, TableCell, TableHead, TableRow } from "~/components/ui/table";
 import type { EmailLogEntry, OutboxStatus } from "../../../server/mail/outbox.ts";
 import type { NotificationWithProgress } from "../../../server/newsletter/notifications.ts";
+import { NotificationsCard } from "./notifications-card";
 import { formatDateTime } from "./shared";
 
 const STATUS_TONES: Record<OutboxStatus, BadgeTone> = {
@@ -24,69 +25,7 @@ const STATUS_LABELS: Record<OutboxStatus, string> = {
   unsent: "Not sent",
 };
 
-const NOTIFICATION_STATUS: Record<NotificationWithProgress["status"], { label: string; tone: BadgeTone }> = {
-  pending: { label: "Scheduled", tone: "neutral" },
-  sent: { label: "Sent", tone: "success" },
-  cancelled: { label: "Cancelled", tone: "warning" },
-};
-
-const ITEM_TYPES: Record<NotificationWithProgress["item_type"], string> = {
-  chapter: "Chapter",
-  tip: "Tip",
-  resource: "Resource",
-};
-
-/** Progress per notification (issue 5): one row per published item, with its emails queued, sent and failed. */
-export function NotificationsSection({ notifications }: { notifications: NotificationWithProgress[] }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Notifications</CardTitle>
-        <CardDescription>The emails about published content, per item.</CardDescription>
-      </CardHeader>
-      <CardContent className="overflow-x-auto">
-        {notifications.length === 0 ? (
-          <p className="text-sm text-fg-muted" data-testid="notifications-empty">
-            No notifications yet.
-          </p>
-        ) : (
-          <table className="w-full text-left text-sm" data-testid="notifications-table">
-            <caption className="sr-only">Progress of the most recent notifications</caption>
-            <TableHead columns={["Title", "Type", "Status", "Scheduled for", "Sent at", "Queued", "Sent", "Failed"]} />
-            <tbody>
-              {notifications.map((notification) => {
-                const status = NOTIFICATION_STATUS[notification.status];
-                return (
-                  <tr
-                    key={notification.id}
-                    className="border-b border-line align-top last:border-0"
-                    data-testid={`notification-${notification.id}`}
-                  >
-                    <td className="py-3 pr-4 text-fg break-words">{notification.title}</td>
-                    <td className="py-3 pr-4 text-fg-muted">{ITEM_TYPES[notification.item_type]}</td>
-                    <td className="py-3 pr-4">
-                      <Badge tone={status.tone}>{status.label}</Badge>
-                    </td>
-                    <td className="py-3 pr-4 whitespace-nowrap text-fg-muted">
-                      {formatDateTime(notification.scheduled_for)}
-                    </td>
-                    <td className="py-3 pr-4 whitespace-nowrap text-fg-muted">
-                      {formatDateTime(notification.sent_at)}
-                    </td>
-                    <td className="py-3 pr-4 text-fg-muted tabular-nums">{notification.progress.queued}</td>
-                    <td className="py-3 pr-4 text-fg-muted tabular-nums">{notification.progress.sent}</td>
-                    <td className="py-3 text-fg-muted tabular-nums">{notification.progress.failed}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-      </CardContent>
-    </Card>
-  );
-}
-
+/** The most recent outbox rows with their state; a failed or unsent one can be queued again. */
 export function EmailLogTab({
   emails,
   counts,
@@ -98,7 +37,7 @@ export function EmailLogTab({
 }) {
   return (
     <>
-      <NotificationsSection notifications={notifications} />
+      <NotificationsCard notifications={notifications} />
       <Card>
         <CardHeader>
           <CardTitle>Email log</CardTitle>
@@ -108,51 +47,55 @@ export function EmailLogTab({
               .join(" · ")}
           </CardDescription>
         </CardHeader>
-        <CardContent className="overflow-x-auto">
+        <CardContent>
           {emails.length === 0 ? (
-            <p className="text-sm text-fg-muted" data-testid="emails-empty">
+            <EmptyState icon={MailOpen} testId="emails-empty">
               No emails yet.
-            </p>
+            </EmptyState>
           ) : (
-            <table className="w-full text-left text-sm" data-testid="email-log-table">
+            <Table data-testid="email-log-table">
               <caption className="sr-only">The most recent emails</caption>
               <TableHead columns={["Recipient", "Kind", "Status", "Attempts", "Last error", "Sent", "Actions"]} />
-              <tbody>
+              <TableBody>
                 {emails.map((email) => (
-                  <tr
-                    key={email.id}
-                    className="border-b border-line align-top last:border-0"
-                    data-testid={`email-${email.id}`}
-                  >
-                    <td className="py-3 pr-4 text-fg break-all">{email.to_address}</td>
-                    <td className="py-3 pr-4 text-fg-muted">{email.kind}</td>
-                    <td className="py-3 pr-4">
+                  <TableRow key={email.id} className="align-top" data-testid={`email-${email.id}`}>
+                    <TableCell label="Recipient" className="break-all text-fg">
+                      {email.to_address}
+                    </TableCell>
+                    <TableCell label="Kind" className="text-fg-muted">
+                      {email.kind}
+                    </TableCell>
+                    <TableCell label="Status">
                       <Badge tone={STATUS_TONES[email.status]}>{STATUS_LABELS[email.status]}</Badge>
-                    </td>
-                    <td className="py-3 pr-4 text-fg-muted tabular-nums">{email.attempts}</td>
-                    <td className="max-w-xs py-3 pr-4 text-fg-muted break-words">{email.last_error || "—"}</td>
-                    <td className="py-3 pr-4 whitespace-nowrap text-fg-muted">{formatDateTime(email.sent_at)}</td>
-                    <td className="py-3 text-right">
+                    </TableCell>
+                    <TableCell label="Attempts" className="text-fg-muted tabular-nums">
+                      {email.attempts}
+                    </TableCell>
+                    <TableCell label="Last error" className="break-words text-fg-muted sm:max-w-xs">
+                      {email.last_error || "—"}
+                    </TableCell>
+                    <TableCell label="Sent" className="text-fg-muted sm:whitespace-nowrap">
+                      {formatDateTime(email.sent_at)}
+                    </TableCell>
+                    <TableActions>
                       {(email.status === "failed" || email.status === "unsent") && (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="retry-email" />
-                          <input type="hidden" name="id" value={email.id} />
-                          <Button
-                            type="submit"
-                            variant="secondary"
-                            size="sm"
-                            aria-label={`Retry the email to ${email.to_address}`}
-                          >
-                            <RotateCcw aria-hidden="true" className="size-4" />
-                            Retry
-                          </Button>
-                        </Form>
+                        <IntentButton
+                          intent="retry-email"
+                          fields={{ id: email.id }}
+                          variant="secondary"
+                          size="sm"
+                          aria-label={`Retry the email to ${email.to_address}`}
+                          pendingLabel="Queuing..."
+                        >
+                          <RotateCcw aria-hidden="true" className="size-4" />
+                          Retry
+                        </IntentButton>
                       )}
-                    </td>
-                  </tr>
+                    </TableActions>
+                  </TableRow>
                 ))}
-              </tbody>
-            </table>
+              </TableBody>
+            </Table>
           )}
         </CardContent>
       </Card>

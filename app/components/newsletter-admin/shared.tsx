@@ -1,15 +1,6 @@
-import { ChevronLeft, ChevronRight, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
-import { Button, buttonVariants } from "~/components/ui/button";
-
-/** The tabs of /admin/newsletter, chosen by `?tab=` (plain links: they work without JavaScript). */
-export const NEWSLETTER_TABS = [
-  { id: "subscribers", label: "Subscribers" },
-  { id: "suppressions", label: "Suppression List" },
-  { id: "emails", label: "Email log" },
-] as const;
-export type NewsletterTab = (typeof NEWSLETTER_TABS)[number]["id"];
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Link } from "react-router";
+import { buttonVariants } from "~/components/ui/button";
 
 const DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 const DATE_TIME = new Intl.DateTimeFormat("en-US", {
@@ -41,32 +32,6 @@ export function pageHref(search: URLSearchParams, changes: Record<string, string
   }
   const query = params.toString();
   return query ? `?${query}` : "?";
-}
-
-export function TabLinks({ current }: { current: NewsletterTab }) {
-  return (
-    <nav aria-label="Newsletter sections" className="border-b border-line">
-      <ul className="-mb-px flex flex-wrap gap-1">
-        {NEWSLETTER_TABS.map((tab) => {
-          const active = tab.id === current;
-          return (
-            <li key={tab.id}>
-              <Link
-                to={pageHref(new URLSearchParams(), { tab: tab.id === "subscribers" ? undefined : tab.id })}
-                aria-current={active ? "page" : undefined}
-                data-testid={`tab-${tab.id}`}
-                className={`inline-block border-b-2 px-4 py-2 text-sm font-medium ${
-                  active ? "border-accent text-fg" : "border-transparent text-fg-muted hover:text-fg"
-                }`}
-              >
-                {tab.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
 }
 
 export function Pagination({
@@ -117,46 +82,5 @@ export function Pagination({
         ) : null}
       </div>
     </nav>
-  );
-}
-
-/** A destructive action behind a confirmation (a <details>: works without JavaScript). */
-export function ConfirmDelete({
-  intent,
-  id,
-  label,
-  buttonLabel,
-  confirmLabel,
-  children,
-}: {
-  intent: string;
-  id: string;
-  /** The accessible name of the first button, e.g. "Delete ada@example.com". */
-  label: string;
-  buttonLabel: string;
-  confirmLabel: string;
-  children: ReactNode;
-}) {
-  return (
-    <details className="inline-block text-left">
-      <summary
-        className={`${buttonVariants({ variant: "danger", size: "sm" })} list-none [&::-webkit-details-marker]:hidden`}
-        aria-label={label}
-      >
-        <Trash2 aria-hidden="true" className="size-4" />
-        {buttonLabel}
-      </summary>
-      <div className="mt-2 w-64 rounded-lg border border-line bg-surface p-3 text-left">
-        <p className="text-sm text-fg">{children}</p>
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="intent" value={intent} />
-          <input type="hidden" name="id" value={id} />
-          <Button type="submit" variant="danger" size="sm" className="w-full">
-            <Trash2 aria-hidden="true" className="size-4" />
-            {confirmLabel}
-          </Button>
-        </Form>
-      </div>
-    </details>
   );
 }

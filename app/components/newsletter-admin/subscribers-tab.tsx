@@ -1,13 +1,16 @@
-import { Download, Search, Send } from "lucide-react";
+import { Download, Search, Send, Trash2, Users } from "lucide-react";
 import { Form } from "react-router";
+import { ConfirmAction } from "~/components/forms/confirm-action";
+import { IntentButton } from "~/components/forms/intent-button";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
 import { TextField } from "~/components/ui/field";
 import { SelectField } from "~/components/ui/select";
-import { TableHead } from "~/components/ui/table-head";
-import type { SubscriberPage, SubscriberStatus } from "../../../server/newsletter/admin.ts";
-import { ConfirmDelete, formatDate, Pagination } from "./shared";
+import { Table, TableActions, TableBody, TableCell, TableHead, TableRow } from "~/components/ui/table";
+import type { SubscriberPage, SubscriberRow, SubscriberStatus } from "../../../server/newsletter/admin.ts";
+import { formatDate, Pagination } from "./shared";
 
 export const STATUS_LABELS: Record<SubscriberStatus, string> = {
   active: "Active",
@@ -23,6 +26,11 @@ const STATUS_TONES: Record<SubscriberStatus, BadgeTone> = {
   bounced: "neutral",
 };
 
+const STATUS_OPTIONS = [
+  { value: "all", label: "All" },
+  ...Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label })),
+];
+
 export function SubscriberStatusBadge({ status }: { status: SubscriberStatus }) {
   return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>;
 }
@@ -31,11 +39,10 @@ export interface SubscribersTabProps {
   result: SubscriberPage;
   query: { q: string; status: SubscriberStatus | "" };
   search: URLSearchParams;
-  /** Whether "Resend confirmation" is available (the subscription service provides it). */
-  canResend: boolean;
 }
 
-export function SubscribersTab({ result, query, search, canResend }: SubscribersTabProps) {
+/** Search by email, filter by status, 50 a page; resend confirmation (pending only) and delete. */
+export function SubscribersTab({ result, query, search }: SubscribersTabProps) {
   return (
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
@@ -67,74 +74,28 @@ export function SubscribersTab({ result, query, search, canResend }: Subscribers
             className="sm:w-44"
             defaultValue={query.status || "all"}
             key={`status-${query.status}`}
-            options={[
-              { value: "all", label: "All" },
-              ...Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label })),
-            ]}
+            options={STATUS_OPTIONS}
           />
-          <Button type="submit" variant="secondary" className="sm:mt-7">
+          <Button type="submit" variant="secondary" className="sm:mt-6.5">
             <Search aria-hidden="true" className="size-4" />
             Search
           </Button>
         </Form>
 
         {result.subscribers.length === 0 ? (
-          <p className="text-sm text-fg-muted" data-testid="subscribers-empty">
+          <EmptyState icon={Users} testId="subscribers-empty">
             No subscribers found.
-          </p>
+          </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="subscribers-table">
-              <caption className="sr-only">Newsletter subscribers</caption>
-              <TableHead columns={["Email", "Status", "Subscribed", "Actions"]} />
-              <tbody>
-                {result.subscribers.map((subscriber) => (
-                  <tr
-                    key={subscriber.id}
-                    className="border-b border-line last:border-0"
-                    data-testid={`subscriber-${subscriber.email}`}
-                  >
-                    <td className="py-3 pr-4 text-fg break-all">{subscriber.email}</td>
-                    <td className="py-3 pr-4">
-                      <SubscriberStatusBadge status={subscriber.status} />
-                    </td>
-                    <td className="py-3 pr-4 whitespace-nowrap text-fg-muted">
-                      {formatDate(subscriber.subscribed_at)}
-                    </td>
-                    <td className="py-3 text-right">
-                      <div className="flex flex-wrap items-start justify-end gap-2">
-                        {canResend && subscriber.status === "pending" && (
-                          <Form method="post">
-                            <input type="hidden" name="intent" value="resend-confirmation" />
-                            <input type="hidden" name="id" value={subscriber.id} />
-                            <Button
-                              type="submit"
-                              variant="secondary"
-                              size="sm"
-                              aria-label={`Resend confirmation to ${subscriber.email}`}
-                            >
-                              <Send aria-hidden="true" className="size-4" />
-                              Resend
-                            </Button>
-                          </Form>
-                        )}
-                        <ConfirmDelete
-                          intent="delete-subscriber"
-                          id={subscriber.id}
-                          label={`Delete ${subscriber.email}`}
-                          buttonLabel="Delete"
-                          confirmLabel="Delete permanently"
-                        >
-                          Delete the subscriber <strong className="break-all">{subscriber.email}</strong>? This action
-                          is irreversible.
-                        </ConfirmDelete>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table data-testid="subscribers-table">
+            <caption className="sr-only">Newsletter subscribers</caption>
+            <TableHead columns={["Email", "Status", "Subscribed", "Actions"]} />
+            <TableBody>
+              {result.subscribers.map((subscriber) => (
+                <SubscriberRowView key={subscriber.id} subscriber={subscriber} />
+              ))}
+            </TableBody>
+          </Table>
         )}
         <Pagination
           page={result.page}
@@ -145,5 +106,54 @@ export function SubscribersTab({ result, query, search, canResend }: Subscribers
         />
       </CardContent>
     </Card>
+  );
+}
+
+function SubscriberRowView({ subscriber }: { subscriber: SubscriberRow }) {
+  return (
+    <TableRow data-testid={`subscriber-${subscriber.email}`}>
+      <TableCell label="Email" className="break-all text-fg">
+        {subscriber.email}
+      </TableCell>
+      <TableCell label="Status">
+        <SubscriberStatusBadge status={subscriber.status} />
+      </TableCell>
+      <TableCell label="Subscribed" className="whitespace-nowrap text-fg-muted">
+        {formatDate(subscriber.subscribed_at)}
+      </TableCell>
+      <TableActions>
+        {subscriber.status === "pending" && (
+          <IntentButton
+            intent="resend-confirmation"
+            fields={{ id: subscriber.id }}
+            variant="secondary"
+            size="sm"
+            aria-label={`Resend confirmation to ${subscriber.email}`}
+            pendingLabel="Sending..."
+          >
+            <Send aria-hidden="true" className="size-4" />
+            Resend
+          </IntentButton>
+        )}
+        <ConfirmAction
+          trigger={
+            <Button variant="danger" size="sm" aria-label={`Delete ${subscriber.email}`}>
+              <Trash2 aria-hidden="true" className="size-4" />
+              Delete
+            </Button>
+          }
+          title="Delete this subscriber?"
+          description={
+            <>
+              <strong className="break-all text-fg">{subscriber.email}</strong> is removed from the newsletter for good.
+              This action cannot be undone.
+            </>
+          }
+          confirmLabel="Delete permanently"
+          intent="delete-subscriber"
+          fields={{ id: subscriber.id }}
+        />
+      </TableActions>
+    </TableRow>
   );
 }

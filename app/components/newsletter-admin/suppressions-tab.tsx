@@ -1,102 +1,81 @@
-import { ShieldPlus } from "lucide-react";
-import { Form } from "react-router";
+import { getFormProps } from "@conform-to/react";
+import { ShieldOff, ShieldPlus, Trash2 } from "lucide-react";
+import { ConfirmAction } from "~/components/forms/confirm-action";
+import { FormErrors, InputField } from "~/components/forms/fields";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { TextField } from "~/components/ui/field";
-import { TableHead } from "~/components/ui/table-head";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Table, TableActions, TableBody, TableCell, TableHead, TableRow } from "~/components/ui/table";
+import { useSchemaForm } from "~/lib/forms";
 import type { SuppressionPage } from "../../../server/newsletter/admin.ts";
-import { ConfirmDelete, formatDate, Pagination } from "./shared";
+import { addSuppressionSchema } from "./schemas";
+import { formatDate, Pagination } from "./shared";
 
 export interface SuppressionsTabProps {
   result: SuppressionPage;
   search: URLSearchParams;
-  /** After a failed "add": the values and the error of the email field. */
-  form?: { email?: string; reason?: string; error?: string; key?: unknown };
 }
 
-export function SuppressionsTab({ result, search, form }: SuppressionsTabProps) {
+/** Addresses that never receive email: added by hand here, or by bounces and complaints. */
+export function SuppressionsTab({ result, search }: SuppressionsTabProps) {
   return (
-    <div className="flex flex-col gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>Add to suppression list</CardTitle>
-          <CardDescription>An address on this list never receives any email from the site.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Form
-            method="post"
-            className="flex flex-col gap-4 sm:flex-row sm:items-start"
-            data-testid="add-suppression-form"
-            key={String(form?.key ?? "add")}
-          >
-            <input type="hidden" name="intent" value="add-suppression" />
-            <TextField
-              label="Email"
-              name="email"
-              type="email"
-              required
-              maxLength={320}
-              autoComplete="off"
-              className="sm:flex-1"
-              defaultValue={form?.email ?? ""}
-              error={form?.error}
-            />
-            <TextField
-              label="Reason (optional)"
-              name="reason"
-              maxLength={500}
-              className="sm:flex-1"
-              defaultValue={form?.reason ?? ""}
-            />
-            <Button type="submit" className="sm:mt-7">
-              <ShieldPlus aria-hidden="true" className="size-4" />
-              Add
-            </Button>
-          </Form>
-        </CardContent>
-      </Card>
-
+    <>
+      <AddSuppressionCard />
       <Card>
         <CardHeader>
           <CardTitle>Suppression List</CardTitle>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           {result.entries.length === 0 ? (
-            <p className="text-sm text-fg-muted" data-testid="suppressions-empty">
+            <EmptyState icon={ShieldOff} testId="suppressions-empty">
               No suppressed addresses.
-            </p>
+            </EmptyState>
           ) : (
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="suppressions-table">
-                <caption className="sr-only">Suppressed addresses</caption>
-                <TableHead columns={["Email", "Reason", "Added", "Actions"]} />
-                <tbody>
-                  {result.entries.map((entry) => (
-                    <tr
-                      key={entry.id}
-                      className="border-b border-line last:border-0"
-                      data-testid={`suppression-${entry.email}`}
-                    >
-                      <td className="py-3 pr-4 text-fg break-all">{entry.email}</td>
-                      <td className="py-3 pr-4 text-fg-muted">{entry.reason || "—"}</td>
-                      <td className="py-3 pr-4 whitespace-nowrap text-fg-muted">{formatDate(entry.added_at)}</td>
-                      <td className="py-3 text-right">
-                        <ConfirmDelete
-                          intent="remove-suppression"
-                          id={entry.id}
-                          label={`Remove ${entry.email} from the suppression list`}
-                          buttonLabel="Remove"
-                          confirmLabel="Remove"
-                        >
-                          Remove <strong className="break-all">{entry.email}</strong> from the suppression list? The
-                          address can receive email again.
-                        </ConfirmDelete>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table data-testid="suppressions-table">
+              <caption className="sr-only">Suppressed addresses</caption>
+              <TableHead columns={["Email", "Reason", "Added", "Actions"]} />
+              <TableBody>
+                {result.entries.map((entry) => (
+                  <TableRow key={entry.id} data-testid={`suppression-${entry.email}`}>
+                    <TableCell label="Email" className="break-all text-fg">
+                      {entry.email}
+                    </TableCell>
+                    <TableCell label="Reason" className="break-words text-fg-muted">
+                      {entry.reason || "—"}
+                    </TableCell>
+                    <TableCell label="Added" className="whitespace-nowrap text-fg-muted">
+                      {formatDate(entry.added_at)}
+                    </TableCell>
+                    <TableActions>
+                      <ConfirmAction
+                        trigger={
+                          <Button
+                            variant="danger"
+                            size="sm"
+                            aria-label={`Remove ${entry.email} from the suppression list`}
+                          >
+                            <Trash2 aria-hidden="true" className="size-4" />
+                            Remove
+                          </Button>
+                        }
+                        title="Remove from the suppression list?"
+                        description={
+                          <>
+                            <strong className="break-all text-fg">{entry.email}</strong> can receive email from the site
+                            again. This action cannot be undone.
+                          </>
+                        }
+                        confirmLabel="Remove"
+                        pendingLabel="Removing..."
+                        intent="remove-suppression"
+                        fields={{ id: entry.id }}
+                      />
+                    </TableActions>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
           )}
           <Pagination
             page={result.page}
@@ -107,6 +86,38 @@ export function SuppressionsTab({ result, search, form }: SuppressionsTabProps) 
           />
         </CardContent>
       </Card>
-    </div>
+    </>
+  );
+}
+
+function AddSuppressionCard() {
+  const { fetcher, lastResult, busy } = useActionFetcher("add-suppression");
+  const [form, fields] = useSchemaForm({ schema: addSuppressionSchema, id: "add-suppression", lastResult });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Add to suppression list</CardTitle>
+        <CardDescription>An address on this list never receives any email from the site.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fetcher.Form
+          method="post"
+          {...getFormProps(form)}
+          className="flex flex-col gap-4"
+          data-testid="add-suppression-form"
+        >
+          <input type="hidden" name="intent" value="add-suppression" />
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <InputField meta={fields.email} label="Email" type="email" autoComplete="off" className="sm:flex-1" />
+            <InputField meta={fields.reason} label="Reason (optional)" className="sm:flex-1" />
+            <Button type="submit" className="sm:mt-6.5" disabled={busy}>
+              <ShieldPlus aria-hidden="true" className="size-4" />
+              {busy ? "Adding..." : "Add"}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </CardContent>
+    </Card>
   );
 }

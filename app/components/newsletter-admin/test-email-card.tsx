@@ -1,29 +1,16 @@
+import { getFormProps } from "@conform-to/react";
 import { Send } from "lucide-react";
-import { useId } from "react";
-import { Form, useNavigation } from "react-router";
+import { FormErrors, InputField, TextareaField } from "~/components/forms/fields";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { TextField } from "~/components/ui/field";
-import { TEXTAREA_CLASSES } from "./settings-card";
+import { useSchemaForm } from "~/lib/forms";
+import { testEmailSchema } from "../../../server/newsletter/test-email-input.ts";
 
-export interface TestEmailFormState {
-  email?: string;
-  post_title?: string;
-  post_summary?: string;
-  post_url?: string;
-  /** The recipient's error ("Please enter a test email address"). */
-  error?: string;
-}
-
-/**
- * The Send Test Email card: a notification email with sample content, "[TEST]" in
- * the subject. The recipient is checked on the server (its message shows here), so
- * the form does not use the browser's own validation.
- */
-export function TestEmailCard({ form = {}, formKey }: { form?: TestEmailFormState; formKey?: unknown }) {
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "send-test-email";
-  const summaryId = useId();
+/** The Send Test Email card: a notification email with sample content, "[TEST]" in the subject. */
+export function TestEmailCard() {
+  const { fetcher, lastResult, busy } = useActionFetcher("send-test-email");
+  const [form, fields] = useSchemaForm({ schema: testEmailSchema, id: "test-email", lastResult });
   return (
     <Card>
       <CardHeader>
@@ -31,59 +18,30 @@ export function TestEmailCard({ form = {}, formKey }: { form?: TestEmailFormStat
         <CardDescription>Preview the notification email subscribers get when something is published.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form
+        <fetcher.Form
           method="post"
-          noValidate
+          {...getFormProps(form)}
           className="flex flex-col gap-5"
           data-testid="test-email-form"
-          key={formKey === undefined ? undefined : String(formKey)}
         >
           <input type="hidden" name="intent" value="send-test-email" />
-          <TextField
-            label="Recipient email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            defaultValue={form.email}
-            error={form.error}
-            required
-            maxLength={254}
-          />
-          <TextField
-            label="Sample post title"
-            name="post_title"
-            defaultValue={form.post_title}
-            maxLength={300}
-            placeholder="My new post"
-          />
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={summaryId} className="text-sm font-medium text-fg">
-              Sample post summary
-            </label>
-            <textarea
-              id={summaryId}
-              name="post_summary"
-              defaultValue={form.post_summary}
-              rows={3}
-              maxLength={5000}
-              className={TEXTAREA_CLASSES}
-            />
-          </div>
-          <TextField
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <InputField meta={fields.email} label="Recipient email" type="email" autoComplete="email" />
+          <InputField meta={fields.post_title} label="Sample post title" placeholder="My new post" />
+          <TextareaField meta={fields.post_summary} label="Sample post summary" rows={3} />
+          <InputField
+            meta={fields.post_url}
             label="Sample post URL"
-            name="post_url"
             type="url"
-            defaultValue={form.post_url}
-            maxLength={2000}
             placeholder="https://example.com/blog/my-new-post"
           />
           <div>
-            <Button type="submit" disabled={sending}>
+            <Button type="submit" disabled={busy}>
               <Send aria-hidden="true" className="size-4" />
-              {sending ? "Sending..." : "Send Test Email"}
+              {busy ? "Sending..." : "Send Test Email"}
             </Button>
           </div>
-        </Form>
+        </fetcher.Form>
       </CardContent>
     </Card>
   );

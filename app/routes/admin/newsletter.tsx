@@ -1,9 +1,9 @@
-import { data, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { z } from "zod";
-import { Feedback, type FeedbackMessage } from "~/components/auth/feedback";
+import { newsletterAction } from "~/components/newsletter-admin/actions.server";
 import { ActiveSubscribersChart } from "~/components/newsletter-admin/active-chart";
 import { EmailLogTab } from "~/components/newsletter-admin/email-log-tab";
-import { NEWSLETTER_TABS, TabLinks } from "~/components/newsletter-admin/shared";
+import { NEWSLETTER_TABS, NewsletterTabs } from "~/components/newsletter-admin/newsletter-tabs";
 import { NewsletterStatCards } from "~/components/newsletter-admin/stat-cards";
 import { SubscribersTab } from "~/components/newsletter-admin/subscribers-tab";
 import { SuppressionsTab } from "~/components/newsletter-admin/suppressions-tab";
@@ -13,26 +13,23 @@ import { servicesContext } from "~/context";
 import { adminPageMeta } from "~/lib/meta";
 import { requireRole } from "../../../server/auth/guards.ts";
 import { SUBSCRIBER_STATUSES } from "../../../server/db/schema.ts";
-import { countEmailsByStatus, listRecentEmails, retryEmail } from "../../../server/mail/outbox.ts";
+import { countEmailsByStatus, listRecentEmails } from "../../../server/mail/outbox.ts";
 import {
   activeSubscribersByDay,
-  addSuppression,
-  deleteSubscriber,
   getNewsletterStats,
   listSubscribers,
   listSuppressions,
-  removeSuppression,
 } from "../../../server/newsletter/admin.ts";
 import { listNotificationsWithProgress } from "../../../server/newsletter/notifications.ts";
-import { resendConfirmation } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter";
 
 /**
  * /admin/newsletter (admins only): the counters, then three tabs chosen by `?tab=`
- * (links, so they work without JavaScript): Subscribers (search, status filter, 50 a
- * page, resend confirmation, delete, CSV export), Suppression List (remove, add by
- * hand) and the Email log (recent outbox rows, retry of failed ones). Every loader
- * and action checks the admin role itself, whatever the layout's guard did.
+ * (the URL is the tab's source of truth, so links and reloads keep it): Subscribers
+ * (search, status filter, 50 a page, resend confirmation, delete, CSV export),
+ * Suppression List (remove, add by hand) and the Email log (recent outbox rows, retry
+ * of failed ones). Every loader and action checks the admin role itself, whatever
+ * the layout's guard did.
  */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("Newsletter");
@@ -83,98 +80,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-const id = z.string().trim().min(1, "A record id is required").max(200);
-
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("delete-subscriber"), id }),
-  z.object({ intent: z.literal("resend-confirmation"), id }),
-  z.object({ intent: z.literal("remove-suppression"), id }),
-  z.object({
-    intent: z.literal("add-suppression"),
-    email: z
-      .string()
-      .trim()
-      .max(320, "The email address is too long")
-      .pipe(z.email({ message: "Please enter a valid email address" })),
-    reason: z.string().trim().max(500, "The reason must be at most 500 characters").optional().default(""),
-  }),
-  z.object({ intent: z.literal("retry-email"), id }),
-]);
-
-export interface NewsletterActionResult {
-  intent?: string;
-  message: FeedbackMessage;
-  /** The add-suppression form after a refusal. */
-  suppressionForm?: { email: string; reason: string; error: string };
-}
-
-const FAILURES: Record<z.infer<typeof actionSchema>["intent"], FeedbackMessage> = {
-  "delete-subscriber": { tone: "error", title: "Error", description: "Failed to delete subscriber." },
-  "resend-confirmation": { tone: "error", title: "Error", description: "Failed to resend confirmation email." },
-  "remove-suppression": { tone: "error", title: "Error", description: "Failed to remove from suppression list." },
-  "add-suppression": { tone: "error", title: "Error", description: "Failed to add to suppression list." },
-  "retry-email": { tone: "error", title: "Error", description: "Failed to retry email." },
-};
-
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   await requireRole(services, request, "admin");
-  const form = Object.fromEntries(await request.formData());
-  const parsed = actionSchema.safeParse(form);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const description = issue?.message ?? "The form was not understood. Please try again.";
-    const result: NewsletterActionResult = {
-      intent: typeof form.intent === "string" ? form.intent : undefined,
-      message: { tone: "error", title: "Error", description },
-    };
-    if (form.intent === "add-suppression") {
-      result.suppressionForm = {
-        email: typeof form.email === "string" ? form.email.slice(0, 320) : "",
-        reason: typeof form.reason === "string" ? form.reason.slice(0, 500) : "",
-        error: description,
-      };
-    }
-    return data(result, { status: 400 });
-  }
-  const input = parsed.data;
-  const fail = (status: number) =>
-    data<NewsletterActionResult>({ intent: input.intent, message: FAILURES[input.intent] }, { status });
-  const ok = (title: string, description: string) =>
-    data<NewsletterActionResult>({ intent: input.intent, message: { tone: "success", title, description } });
-  try {
-    switch (input.intent) {
-      case "delete-subscriber":
-        if (!(await deleteSubscriber(services.db, input.id))) return fail(404);
-        return ok("Subscriber deleted", "The subscriber has been removed successfully.");
-      case "resend-confirmation":
-        if (!(await resendConfirmation(services.db, services, input.id))) return fail(409);
-        services.mail.wake();
-        return ok("Confirmation email sent", "A new confirmation email has been sent.");
-      case "remove-suppression":
-        if (!(await removeSuppression(services.db, input.id))) return fail(404);
-        return ok("Removed from suppression list", "The email has been removed from the suppression list.");
-      case "add-suppression": {
-        const added = await addSuppression(services.db, {
-          email: input.email,
-          reason: input.reason || "Added by an administrator",
-        });
-        return added.created
-          ? ok("Added to suppression list", `${added.email} will not receive any email.`)
-          : ok("Already suppressed", `${added.email} is already on the suppression list.`);
-      }
-      case "retry-email":
-        if (!(await retryEmail(services.db, input.id))) return fail(409);
-        services.mail.wake();
-        return ok("Email queued", "The email will be sent again.");
-    }
-  } catch (error) {
-    services.logger.error({ err: error, intent: input.intent }, "newsletter admin action failed");
-    return fail(500);
-  }
+  return newsletterAction(services, await request.formData());
 }
 
-export default function AdminNewsletterPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function AdminNewsletterPage({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const search = new URLSearchParams(location.search);
   const { stats, tab, query } = loaderData;
@@ -184,7 +96,6 @@ export default function AdminNewsletterPage({ loaderData, actionData }: Route.Co
         <PageTitle>Newsletter</PageTitle>
         <p className="mt-2 text-fg-muted">Subscribers, the suppression list and the emails sent by the site.</p>
       </div>
-      <Feedback message={actionData?.message} />
       <NewsletterStatCards stats={stats} />
       <Card>
         <CardHeader>
@@ -194,28 +105,21 @@ export default function AdminNewsletterPage({ loaderData, actionData }: Route.Co
           <ActiveSubscribersChart days={loaderData.activeByDay} />
         </CardContent>
       </Card>
-      <TabLinks current={tab} />
-      {"subscribers" in loaderData && loaderData.subscribers && (
-        <SubscribersTab result={loaderData.subscribers} query={query} search={search} canResend />
-      )}
-      {"suppressions" in loaderData && loaderData.suppressions && (
-        <SuppressionsTab
-          result={loaderData.suppressions}
-          search={search}
-          form={
-            actionData?.suppressionForm
-              ? { ...actionData.suppressionForm, key: actionData }
-              : { key: actionData?.intent === "add-suppression" ? actionData : "add" }
-          }
-        />
-      )}
-      {"emails" in loaderData && loaderData.emails && (
-        <EmailLogTab
-          emails={loaderData.emails}
-          counts={loaderData.emailCounts}
-          notifications={loaderData.notifications}
-        />
-      )}
+      <NewsletterTabs current={tab}>
+        {"subscribers" in loaderData && loaderData.subscribers && (
+          <SubscribersTab result={loaderData.subscribers} query={query} search={search} />
+        )}
+        {"suppressions" in loaderData && loaderData.suppressions && (
+          <SuppressionsTab result={loaderData.suppressions} search={search} />
+        )}
+        {"emails" in loaderData && loaderData.emails && (
+          <EmailLogTab
+            emails={loaderData.emails}
+            counts={loaderData.emailCounts}
+            notifications={loaderData.notifications}
+          />
+        )}
+      </NewsletterTabs>
     </div>
   );
 }

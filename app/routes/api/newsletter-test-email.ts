@@ -1,12 +1,14 @@
 import { servicesContext } from "~/context";
 import { requireApiRole } from "../../../server/auth/guards.ts";
-import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE, TestEmailError } from "../../../server/newsletter/test-email.ts";
+import { describeError } from "../../../server/errors.ts";
+import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE } from "../../../server/newsletter/test-email.ts";
 import type { Route } from "./+types/newsletter-test-email";
 
 /**
  * POST /api/newsletter/test-email (admins only) with the spec's test email
  * payload {email, post_title, post_summary, post_image, post_url, post_type}:
- * 200 {success, message}, or 400 {success: false, error}. GET only answers 405.
+ * 200 {success, message}, or {success: false, error} with the refusal's status (400 for
+ * a bad payload). GET only answers 405.
  */
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -38,10 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await sendTestEmail(services.db, services, body);
   } catch (error) {
-    if (error instanceof TestEmailError) {
-      return Response.json({ success: false, error: error.message }, { status: 400, headers: NO_STORE });
-    }
-    throw error;
+    const refusal = describeError(error);
+    if (!refusal.expected) throw error;
+    return Response.json({ success: false, error: refusal.message }, { status: refusal.status, headers: NO_STORE });
   }
   services.mail.wake();
   return Response.json({ success: true, message: TEST_EMAIL_SUCCESS_MESSAGE }, { headers: NO_STORE });

@@ -1,0 +1,46 @@
+import type { AppServices } from "~/context";
+import { formIntent } from "~/lib/form-action.server";
+import type { Viewer } from "../../../server/auth/guards.ts";
+import { Forbidden } from "../../../server/errors.ts";
+import { updateNewsletterSettings } from "../../../server/newsletter/admin.ts";
+import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE } from "../../../server/newsletter/test-email.ts";
+import { testEmailSchema } from "../../../server/newsletter/test-email-input.ts";
+import { newsletterSettingsSchema } from "./schemas";
+
+/**
+ * The intents of the Newsletter Settings tab, for the action of the page that shows
+ * it. Both touch subscriber-facing mail, so each requires the admin role, whatever
+ * role the page itself asks for (editors see the settings read-only).
+ */
+export function newsletterSettingsIntents(services: AppServices, viewer: Viewer) {
+  const requireAdmin = () => {
+    if (!viewer.roles.isAdmin) throw new Forbidden("Only administrators can change the newsletter settings.");
+  };
+  return {
+    "save-settings": formIntent({
+      schema: newsletterSettingsSchema,
+      failure: "Failed to update setting",
+      resetOnSuccess: false,
+      async run(settings) {
+        requireAdmin();
+        // One update per key, in this order (the spec's "Save Newsletter Settings").
+        await updateNewsletterSettings(services.db, [
+          ["auto_send_enabled", String(settings.auto_send_enabled)],
+          ["welcome_email_subject", settings.welcome_email_subject],
+          ["welcome_email_body", settings.welcome_email_body],
+        ]);
+        return "Setting updated successfully!";
+      },
+    }),
+    "send-test-email": formIntent({
+      schema: testEmailSchema,
+      failure: "Failed to send test email",
+      async run(payload) {
+        requireAdmin();
+        await sendTestEmail(services.db, services, payload);
+        services.mail.wake();
+        return TEST_EMAIL_SUCCESS_MESSAGE;
+      },
+    }),
+  };
+}
