@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { checkState, choose, chooseTheme, expectKeyboardDialog, LOOKS, toast } from "./helpers/admin-screens.ts";
+import { textOf, withPage } from "./helpers/browser.ts";
+import { waitForHydration } from "./helpers/hydration.ts";
+import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
+
+/**
+ * /admin/users in a real browser: invitations (a field message from the browser and
+ * one from the server), role changes in a dialog (the last administrator kept),
+ * deletion and revocation behind confirmations, an editor's Access Denied; every state
+ * in the light theme at 1280 px and the dark theme at 390 px, with axe.
+ */
+
+const ACCOUNTS = {
+  admin: { email: "ada@example.com", name: "Ada Lovelace", role: "admin" as const },
+  editor: { email: "eddie@example.com", name: "Eddie Editor", role: "editor" as const },
+  light: { email: "lee.light@example.com", name: "Lee Light", role: "editor" as const },
+  dark: { email: "dana.dark@example.com", name: "Dana Dark", role: "editor" as const },
+};
+
+const adminSite = setUpSignedInSite({ accounts: ACCOUNTS, subnet: "10.0.7" });
+
+describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
+  const member = ACCOUNTS[theme];
+  const invitee = `ivy.${theme}@example.com`;
+
+  it("invites, changes a role, deletes a user and revokes an invitation", async () => {
+    await withPage({ viewport }, async (testPage) => {
+      const page = await adminSite.signedIn(testPage, "admin");
+      await chooseTheme(testPage, adminSite.base, theme);
+      const response = await page.goto(`${adminSite.base}/admin/users`);
+      expect(response?.status()).toBe(200);
+      await waitForHydration(page);
+      expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Users");
+      const memberRow = page.getByTestId(`user-${member.email}`);
+      expect(await textOf(memberRow)).toContain("Editor");
+      expect(await textOf(page.getByTestId(`user-${ACCOUNTS.admin.email}`))).toContain("(you)");
+      expect(await page.getByTestId(`user-${ACCOUNTS.admin.email}`).getByTestId("delete-user").count()).toBe(0);
+      await checkState(page, theme, "the users page");
+
+      // The browser checks the address as it is typed; the server, whether it is taken.
+      const inviteForm = page.getByTestId("invite-form");
+      const email = inviteForm.getByLabel("Email");
+      await email.fill("not an email");
+      await inviteForm.getByRole("button", { name: "Send invitation" }).click();
+      await inviteForm.getByText("Please enter a valid email address.").waitFor();
+      expect(await email.getAttribute("aria-invalid")).toBe("true");
+      await checkState(page, theme, "the invite form refused by the browser");
+      await email.fill(ACCOUNTS.editor.email);
+      await inviteForm.getByRole("button", { name: "Send invitation" }).click();
+      await inviteForm
+        .getByTestId("field-error")
+        .getByText("An account with this email address already exists.")
+        .waitFor();
+      await toast(page, "Failed to send invitation").waitFor();
+
+      await email.fill(invitee);
+      await choose(page, inviteForm.getByRole("combobox", { name: "Role" }), "Administrator");
+      await inviteForm.getByRole("button", { name: "Send invitation" }).click();
+      await toast(page, `An invitation was sent to ${invitee}.`).waitFor();
+      const invitation = page.getByTestId(`invitation-${invitee}`);
+      await invitation.waitFor();
+      expect(await textOf(invitation)).toContain("Administrator");
+      expect(await textOf(page.getByTestId("invitation-link"))).toMatch(/\/auth\/invite\?token=[\w-]+/);
+      // The form starts again empty, with the default role.
+      expect(await email.inputValue()).toBe("");
+      await checkState(page, theme, "after an invitation");
+
+      // The role dialog from the keyboard; then the last administrator stays one.
+      const adminRow = page.getByTestId(`user-${ACCOUNTS.admin.email}`);
+      await expectKeyboardDialog(page, adminRow.getByTestId("change-role"));
+      await adminRow.getByTestId("change-role").click();
+      const dialog = page.getByRole("dialog", { name: "Change the role of Ada Lovelace" });
+      await choose(page, dialog.getByRole("combobox", { name: "Role" }), "Editor");
+      await dialog.getByRole("button", { name: "Save role" }).click();
+      await dialog
+        .getByTestId("form-errors")
+        .getByText("This is the only administrator: make another user an administrator first.")
+        .waitFor();
+      await checkState(page, theme, "the role dialog refusing to demote the last administrator");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(await textOf(adminRow)).toContain("Administrator");
+
+      await memberRow.getByTestId("change-role").click();
+      const memberDialog = page.getByRole("dialog", { name: `Change the role of ${member.name}` });
+      await choose(page, memberDialog.getByRole("combobox", { name: "Role" }), "Administrator");
+      await memberDialog.getByRole("button", { name: "Save role" }).click();
+      await toast(page, `${member.name} is now an administrator.`).waitFor();
+      await memberDialog.waitFor({ state: "hidden" });
+      await expect.poll(() => textOf(memberRow.getByRole("cell").nth(2))).toContain("Administrator");
+
+      // Deleting asks first, saying it cannot be undone.
+      await memberRow.getByTestId("delete-user").click();
+      const confirm = page.getByRole("alertdialog", { name: `Delete ${member.name}?` });
+      expect(await textOf(confirm)).toContain("This action cannot be undone.");
+      await checkState(page, theme, "the delete confirmation");
+      await confirm.getByRole("button", { name: "Delete permanently" }).click();
+      await toast(page, `The account of ${member.name} has been deleted.`).waitFor();
+      await memberRow.waitFor({ state: "detached" });
+
+      await invitation.getByRole("button", { name: `Revoke the invitation to ${invitee}` }).click();
+      const revoke = page.getByRole("alertdialog", { name: "Revoke this invitation?" });
+      await revoke.getByRole("button", { name: "Revoke invitation" }).click();
+      await toast(page, `The invitation to ${invitee} no longer works.`).waitFor();
+      await page.getByTestId("invitations-empty").getByText("No pending invitations.").waitFor();
+      await checkState(page, theme, "after deleting a user and revoking an invitation");
+    });
+  });
+});
+
+describe("the users action", () => {
+  const post = (cookie: string, fields: Record<string, string>) =>
+    fetch(`${adminSite.base}/admin/users.data`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: adminSite.base, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+
+  it("checks every form again: a bad address or role is a 400 with the field's message", async () => {
+    const badEmail = await post(adminSite.sessions.admin, { intent: "invite", email: "nope", role: "editor" });
+    expect(badEmail.status).toBe(400);
+    expect(await badEmail.text()).toContain("Please enter a valid email address.");
+    const badRole = await post(adminSite.sessions.admin, { intent: "invite", email: "x@example.com", role: "owner" });
+    expect(badRole.status).toBe(400);
+    expect(await badRole.text()).toContain("Choose a role.");
+    expect((await post(adminSite.sessions.admin, { intent: "delete-user", userId: "nobody" })).status).toBe(404);
+  });
+
+  it("is for admins only", async () => {
+    const refused = await post(adminSite.sessions.editor, { intent: "delete-user", userId: "x" });
+    expect(refused.status).toBe(403);
+    await withPage({}, async (testPage) => {
+      const page = await adminSite.signedIn(testPage, "editor");
+      const response = await page.goto(`${adminSite.base}/admin/users`);
+      expect(response?.status()).toBe(403);
+      expect(await textOf(page.getByTestId("access-denied-reason"))).toBe("Admin privileges are required.");
+    });
+  });
+});
