@@ -1,9 +1,14 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { SortableList } from "~/components/forms/sortable-list";
 import type { SectionRecord } from "../../../server/content/sections.ts";
 import { SectionRow } from "./section-row";
 import { SECTION_TYPE_LABELS } from "./section-types";
 import { useSectionOrder } from "./use-section-order";
+
+interface Move {
+  id: string;
+  direction: "up" | "down";
+}
 
 /**
  * The chapter's sections in reading order, reordered by drag and drop (keyboard
@@ -20,22 +25,30 @@ export function SectionList({
 }) {
   const order = useSectionOrder(listRevision);
   const list = useRef<HTMLDivElement>(null);
-  const lastMove = useRef<{ id: string; direction: "up" | "down" } | null>(null);
+  const lastMove = useRef<Move | null>(null);
   const nameOf = (section: SectionRecord) =>
     `${SECTION_TYPE_LABELS[section.type]} section ${sections.indexOf(section) + 1}`;
 
   // A moved row is put back in the DOM, which drops its focus: once the move is saved (and
-  // the list reloaded), focus returns to the button pressed, or to the other one at either end.
+  // the list reloaded), focus returns to the button pressed, or to the other one at either
+  // end. SortableList follows the saved order in an effect of that same commit: the focus
+  // waits for a state update of ours, rendered together with it.
+  const [focusTarget, setFocusTarget] = useState<Move | null>(null);
   useEffect(() => {
     const moved = lastMove.current;
     if (!moved || order.busy) return;
     lastMove.current = null;
-    const row = list.current?.querySelector(`[data-section-id="${CSS.escape(moved.id)}"]`);
+    setFocusTarget(moved);
+  }, [order.busy]);
+  useEffect(() => {
+    if (!focusTarget) return;
+    const row = list.current?.querySelector(`[data-section-id="${CSS.escape(focusTarget.id)}"]`);
     const button =
-      row?.querySelector<HTMLButtonElement>(`[data-move="${moved.direction}"]:not(:disabled)`) ??
+      row?.querySelector<HTMLButtonElement>(`[data-move="${focusTarget.direction}"]:not(:disabled)`) ??
       row?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
     button?.focus();
-  }, [order.busy]);
+    setFocusTarget(null);
+  }, [focusTarget]);
 
   return (
     <div ref={list}>
