@@ -386,7 +386,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
     });
   });
 
-  it("creates a chapter and reorders sections from the keyboard alone; Escape closes and focus returns", async () => {
+  it("creates a chapter from the keyboard alone; Escape closes each dialog and focus returns", async () => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");
       await visit(page, `${site.base}/admin/projects`);
