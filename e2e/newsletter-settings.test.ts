@@ -90,10 +90,11 @@ const testEmails = () =>
       .execute(),
   );
 
+/** The home page screen on its Newsletter Settings tab. */
 async function openHome(testPage: TestPage, theme: Theme, who: keyof typeof ACCOUNTS = "admin"): Promise<Page> {
   const page = await adminSite.signedIn(testPage, who);
   await chooseTheme(testPage, adminSite.base, theme);
-  const response = await page.goto(`${adminSite.base}/admin/home`);
+  const response = await page.goto(`${adminSite.base}/admin/home?tab=newsletter`);
   expect(response?.status()).toBe(200);
   await waitForHydration(page);
   return page;

@@ -28,7 +28,7 @@ export abstract class AppError extends Error {
    * own copy of this module, and an error made by one copy must still be recognised by
    * the other (describeError would otherwise answer a 500).
    */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     const kinds = (value as { [KINDS]?: unknown } | null | undefined)?.[KINDS];
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof asks about (NotFound, Invalid, …).
     return Array.isArray(kinds) && kinds.includes(this.kind);

@@ -1,8 +1,12 @@
 import type { Kysely, Selectable } from "kysely";
-import { z } from "zod";
 import type { Database, HomePageContentTable } from "../db/schema.ts";
 import { parseInput } from "../validation.ts";
-import { optionalLink, revisionField } from "./fields.ts";
+import {
+  HOME_CONTENT_KEYS,
+  type HomeContentChanges,
+  type HomeContentKey,
+  homeContentChangesSchema,
+} from "./home-input.ts";
 import { saveAtRevision } from "./revisions.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 
@@ -11,16 +15,6 @@ import { type ContentStore, writeContent } from "./store.ts";
  * metadata.link) and the newsletter switch. The Home Page Editor saves them together,
  * each entry at the revision the editor saw: all of them, or none.
  */
-
-export const HOME_CONTENT_KEYS = [
-  "hero_headline",
-  "hero_tagline",
-  "hero_description",
-  "button_primary_text",
-  "button_secondary_text",
-  "newsletter_section_visible",
-] as const;
-export type HomeContentKey = (typeof HOME_CONTENT_KEYS)[number];
 
 interface HomeContentDefault {
   section_key: HomeContentKey;
@@ -76,23 +70,6 @@ export interface HomeEditorEntry {
 
 export type HomeEditorContent = Record<HomeContentKey, HomeEditorEntry>;
 
-const entry = z.object({ revision: revisionField, value: z.string().trim().max(5000, "At most 5000 characters") });
-const buttonEntry = entry.extend({ link: optionalLink.optional() });
-
-const homeChangesSchema = z.strictObject({
-  hero_headline: entry.optional(),
-  hero_tagline: entry.optional(),
-  hero_description: entry.optional(),
-  button_primary_text: buttonEntry.optional(),
-  button_secondary_text: buttonEntry.optional(),
-  newsletter_section_visible: entry
-    .extend({ value: z.enum(["true", "false"], { error: "Choose whether the newsletter section is shown" }) })
-    .optional(),
-});
-
-/** The entries to save, each with the revision the editor saw; a button's link "" brings back its default. */
-export type HomeContentChanges = z.input<typeof homeChangesSchema>;
-
 type HomeRow = Selectable<HomePageContentTable>;
 
 /** An entry as stored, or as it would be before its first save. */
@@ -130,7 +107,7 @@ export async function getHomeContentForEditor(db: Kysely<Database>): Promise<Hom
  * already holds what is being saved. Returns the entries as they now are.
  */
 export async function updateHomeContent(store: ContentStore, changes: HomeContentChanges): Promise<HomeEditorContent> {
-  const data = parseInput(homeChangesSchema, changes);
+  const data = parseInput(homeContentChangesSchema, changes);
   return writeContent(store, async ({ trx, audit }) => {
     const saved: HomeContentKey[] = [];
     for (const key of HOME_CONTENT_KEYS) {

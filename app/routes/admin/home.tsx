@@ -1,28 +1,43 @@
+import { HomePageEditor } from "~/components/home-admin/home-page-editor";
+import { homePageIntents } from "~/components/home-admin/intents.server";
 import { newsletterSettingsIntents } from "~/components/newsletter-admin/settings-actions.server";
 import { NewsletterSettingsTab } from "~/components/newsletter-admin/settings-tab";
-import { PageTitle } from "~/components/site/page-title";
+import { PageHeader } from "~/components/ui/page-header";
+import { skipRevalidationForTabs, UrlTabs } from "~/components/ui/url-tabs";
 import { servicesContext } from "~/context";
+import { contentStoreFor } from "~/lib/content-store.server";
 import { runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
 import { requireRole } from "../../../server/auth/guards.ts";
+import { getHomeContentForEditor } from "../../../server/content/home.ts";
 import { getNewsletterSettings, getNewsletterStats } from "../../../server/newsletter/admin.ts";
 import type { Route } from "./+types/home";
 
 /**
- * /admin/home (editors and admins). The spec's two tabs are Home Page Editor (a later
- * issue) and Newsletter Settings, shown here: the subscriber counters, the email
- * settings and the test email. Changing the settings and sending a test email touch
+ * /admin/home (editors and admins), in two tabs: the Home Page Editor, and the
+ * Newsletter Settings (the subscriber counters, the email settings and the test
+ * email). Changing the newsletter settings and sending a test email touch
  * subscriber-facing mail, so their intents require the admin role (like
- * /admin/newsletter); editors see the settings read-only.
+ * /admin/newsletter); editors see them read-only.
  */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("Home Page");
 
+const TABS = [
+  { id: "editor", label: "Home Page Editor" },
+  { id: "newsletter", label: "Newsletter Settings" },
+] as const;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const viewer = await requireRole(services, request, "editor");
-  const [stats, settings] = await Promise.all([getNewsletterStats(services.db), getNewsletterSettings(services.db)]);
+  const [content, stats, settings] = await Promise.all([
+    getHomeContentForEditor(services.db),
+    getNewsletterStats(services.db),
+    getNewsletterSettings(services.db),
+  ]);
   return {
+    content,
     stats,
     settings: {
       auto_send_enabled: settings.auto_send_enabled ?? "true",
@@ -36,23 +51,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const viewer = await requireRole(services, request, "editor");
-  return runFormAction(await request.formData(), newsletterSettingsIntents(services, viewer), services.logger);
+  const intents = { ...homePageIntents(contentStoreFor(context)), ...newsletterSettingsIntents(services, viewer) };
+  return runFormAction(await request.formData(), intents, services.logger);
 }
 
+export const shouldRevalidate = skipRevalidationForTabs;
+
 export default function AdminHomePage({ loaderData }: Route.ComponentProps) {
-  const { stats, settings, canEdit } = loaderData;
+  const { content, stats, settings, canEdit } = loaderData;
   return (
-    <div className="flex flex-col gap-8">
-      <div>
-        <PageTitle>Home Page</PageTitle>
-        <p className="mt-2 text-fg-muted">The newsletter's counters and settings, and a test email.</p>
-      </div>
-      <section aria-labelledby="newsletter-settings-heading" className="flex flex-col gap-6">
-        <h2 id="newsletter-settings-heading" className="text-xl font-semibold tracking-tight text-fg">
-          Newsletter Settings
-        </h2>
-        <NewsletterSettingsTab stats={stats} settings={settings} canEdit={canEdit} />
-      </section>
+    <div className="flex flex-col gap-6">
+      <PageHeader title="Home Page" description="The public home page, and the newsletter's settings." />
+      <UrlTabs
+        tabs={TABS}
+        label="Home page sections"
+        panels={{
+          editor: <HomePageEditor content={content} />,
+          newsletter: <NewsletterSettingsTab stats={stats} settings={settings} canEdit={canEdit} />,
+        }}
+      />
     </div>
   );
 }
