@@ -10,13 +10,17 @@ import {
   TEST_PASSWORD,
 } from "../tests/helpers/accounts.ts";
 import { freePort } from "../tests/helpers/server.ts";
-import { closeBrowser, expectNoAxeViolations, launchBrowser, textOf, withPage } from "./helpers/browser.ts";
+import { checkState, chooseTheme, expectKeyboardDialog, LOOKS, type Theme, toast } from "./helpers/admin-screens.ts";
+import { closeBrowser, launchBrowser, type TestPage, textOf, withPage } from "./helpers/browser.ts";
+import { waitForHydration } from "./helpers/hydration.ts";
 
 /**
  * The account page (/admin/account) in a real browser: TOTP two-factor enrolment and
- * sign-in with a code and with a one-time backup code, passkeys with Chromium's virtual
- * authenticator, sessions, name and password, API tokens, accessibility and the page
- * without JavaScript. Codes are computed here from the enrolment's secret (RFC 6238).
+ * sign-in with a code and with a one-time backup code, new backup codes and turning it
+ * off in dialogs, passkeys with Chromium's virtual authenticator (renamed in a dialog,
+ * removed after a confirmation), sessions, name and password with their field
+ * messages, API tokens; every state in the light theme at 1280 px and the dark theme
+ * at 390 px, with axe. Codes are computed here from the enrolment's secret (RFC 6238).
  *
  * The server's public URL is http://localhost:PORT, not 127.0.0.1: WebAuthn refuses IP
  * addresses as relying-party ids.
@@ -54,37 +58,73 @@ function totp(secret: string, at = Date.now(), stepSeconds = 30, digits = 6): st
 }
 
 // ---------------------------------------------------------------------------------
-// Helpers
+// One server for the file, and helpers
 // ---------------------------------------------------------------------------------
 
-interface LocalSite {
-  site: SiteWithAccounts;
-  baseUrl: string;
-}
+const OWNER = { email: "olivia.owner@example.com", name: "Olivia Owner", role: "admin" as const };
+const EDITOR = { email: "eve.editor@example.com", name: "Eve Editor", role: "editor" as const };
+const TOURISTS: Record<Theme, { email: string; name: string; role: "editor" }> = {
+  light: { email: "lee.light@example.com", name: "Lee Light", role: "editor" },
+  dark: { email: "dana.dark@example.com", name: "Dana Dark", role: "editor" },
+};
 
-async function startLocalhostSite(accounts: Parameters<typeof startSiteWithAccounts>[0]["accounts"]) {
+let site: SiteWithAccounts;
+let baseUrl: string;
+
+beforeAll(async () => {
   const port = await freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const site = await startSiteWithAccounts({
-    dialect: "sqlite",
-    accounts,
-    server: { env: { PORT: String(port), PUBLIC_URL: baseUrl } },
-  });
-  return { site, baseUrl } satisfies LocalSite;
-}
+  baseUrl = `http://localhost:${port}`;
+  [site] = await Promise.all([
+    startSiteWithAccounts({
+      dialect: "sqlite",
+      accounts: [OWNER, EDITOR, TOURISTS.light, TOURISTS.dark],
+      server: { env: { PORT: String(port), PUBLIC_URL: baseUrl } },
+    }),
+    launchBrowser(),
+  ]);
+});
 
-async function signInWithForm(page: Page, baseUrl: string, email: string, password = TEST_PASSWORD) {
+afterAll(async () => {
+  await closeBrowser();
+  await site?.stop();
+});
+
+/** Sign-in is rate limited per client IP (5 a minute); every test here comes from 127.0.0.1. */
+beforeEach(async () => {
+  const database = await site.openDatabase();
+  try {
+    await sql`delete from ${sql.table("rateLimit")}`.execute(database.db);
+  } finally {
+    await database.close();
+  }
+});
+
+const userId = (email: string) => site.users.get(email)?.id as string;
+
+async function signInWithForm(page: Page, email: string, password = TEST_PASSWORD) {
   await page.goto(`${baseUrl}/auth?${new URLSearchParams({ redirectTo: "/admin/account" })}`);
+  await waitForHydration(page);
   const form = page.getByTestId("sign-in-form");
   await form.getByLabel("Email", { exact: true }).fill(email);
   await form.getByLabel("Password", { exact: true }).fill(password);
   await form.getByRole("button", { name: "Sign in" }).click();
 }
 
-/** On the account page, rendered (a client-side navigation changes the URL before it renders). */
-async function atAccountPage(page: Page, baseUrl: string) {
+/** On the account page, rendered and hydrated (a client-side navigation changes the URL before it renders). */
+async function atAccountPage(page: Page) {
   await page.waitForURL(`${baseUrl}/admin/account`);
   await page.getByRole("heading", { level: 1, name: "Account" }).waitFor();
+  await waitForHydration(page);
+}
+
+/** The account page of a session made over HTTP, in a look. */
+async function openAccount(testPage: TestPage, email: string, theme: Theme, password = TEST_PASSWORD) {
+  const cookie = await signIn(baseUrl, email, { password });
+  await testPage.context.addCookies(browserCookies(cookie, baseUrl));
+  await chooseTheme(testPage, baseUrl, theme);
+  await testPage.page.goto(`${baseUrl}/admin/account`);
+  await atAccountPage(testPage.page);
+  return testPage.page;
 }
 
 async function signOutWithMenu(page: Page) {
@@ -93,13 +133,13 @@ async function signOutWithMenu(page: Page) {
   await page.waitForURL((url) => url.pathname === "/auth");
 }
 
-async function auditActions(site: SiteWithAccounts, userId: string): Promise<string[]> {
+async function auditActions(id: string): Promise<string[]> {
   const database = await site.openDatabase();
   try {
     const rows = await database.db
       .selectFrom("audit_log")
       .select("action")
-      .where("user_id", "=", userId)
+      .where("user_id", "=", id)
       .orderBy("at")
       .execute();
     return rows.map((row) => row.action);
@@ -108,55 +148,39 @@ async function auditActions(site: SiteWithAccounts, userId: string): Promise<str
   }
 }
 
-/** Sign-in is rate limited per client IP (5 a minute); every test here comes from 127.0.0.1. */
-async function clearRateLimits(site: SiteWithAccounts) {
-  const database = await site.openDatabase();
-  try {
-    await sql`delete from ${sql.table("rateLimit")}`.execute(database.db);
-  } finally {
-    await database.close();
-  }
-}
-
-async function sessionOf(baseUrl: string, cookie: string) {
+async function sessionOf(cookie: string) {
   const response = await fetch(`${baseUrl}/api/auth/get-session`, { headers: { Cookie: cookie } });
   return (await response.json()) as { session?: { id: string } } | null;
 }
 
-beforeAll(async () => {
-  await launchBrowser();
-});
-
-afterAll(async () => {
-  await closeBrowser();
-});
+/** A virtual authenticator (user verification included) in the page's browser context. */
+async function addVirtualAuthenticator(testPage: TestPage) {
+  const cdp = await testPage.context.newCDPSession(testPage.page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+}
 
 // ---------------------------------------------------------------------------------
 // Two-factor
 // ---------------------------------------------------------------------------------
 
 describe("two-factor authentication (TOTP)", () => {
-  const OWNER = { email: "olivia.owner@example.com", name: "Olivia Owner", role: "admin" as const };
-  let local: LocalSite;
-  /** From the enrolment test, for the tests after it. */
+  /** From the enrolment test, for the test after it. */
   let secret = "";
   let backupCodes: string[] = [];
 
-  beforeAll(async () => {
-    local = await startLocalhostSite([OWNER]);
-  });
-
-  afterAll(async () => {
-    await local?.site.stop();
-  });
-
   it("enrols with a QR code and a confirming code, then sign-in asks for a code; a backup code works once", async () => {
-    const { site, baseUrl } = local;
-    const userId = site.users.get(OWNER.email)?.id as string;
-
     await withPage({}, async ({ page }) => {
-      await signInWithForm(page, baseUrl, OWNER.email);
-      await atAccountPage(page, baseUrl);
+      await signInWithForm(page, OWNER.email);
+      await atAccountPage(page);
       const card = page.getByTestId("two-factor");
       expect(await textOf(card.getByTestId("two-factor-status"))).toBe("Off");
 
@@ -184,11 +208,12 @@ describe("two-factor authentication (TOTP)", () => {
       expect(unconfirmedBody.twoFactorRedirect).toBeUndefined();
       expect(unconfirmedBody.token).toBeTruthy();
 
-      // 3. A wrong code is refused and the QR code stays.
+      // 3. A wrong code is refused beside its field, and the QR code stays.
       const verify = page.getByTestId("totp-verify-form");
       await verify.getByLabel("6-digit code").fill(totp(secret, Date.now() + 10 * 60_000));
       await verify.getByRole("button", { name: "Confirm and turn on" }).click();
-      await page.getByTestId("two-factor-result").getByText("That code is not correct").waitFor();
+      await verify.getByTestId("field-error").getByText("That code is not correct").waitFor();
+      expect(await verify.getByLabel("6-digit code").getAttribute("aria-invalid")).toBe("true");
       expect(await qr.isVisible()).toBe(true);
       expect(await textOf(card.getByTestId("two-factor-status"))).toBe("Off");
 
@@ -198,37 +223,39 @@ describe("two-factor authentication (TOTP)", () => {
       await page.getByTestId("backup-codes").waitFor();
       backupCodes = await page.getByTestId("backup-code").allTextContents();
       expect(backupCodes.length).toBeGreaterThanOrEqual(8);
+      await toast(page, "Two-factor authentication is on.").waitFor();
       // The action's answer can show before the page's data is reloaded.
       await expect.poll(() => textOf(card.getByTestId("two-factor-status"))).toBe("On");
-      expect(await auditActions(site, userId)).toContain("account.two-factor-enabled");
+      expect(await auditActions(userId(OWNER.email))).toContain("account.two-factor-enabled");
 
       // Still signed in on the rotated session; the codes are not shown again.
       await page.reload();
       await card.getByTestId("two-factor-status").waitFor();
       expect(await textOf(card.getByTestId("two-factor-status"))).toBe("On");
       expect(await page.getByTestId("backup-codes").count()).toBe(0);
+      await waitForHydration(page);
 
       // 5. Sign-in now asks for the code.
       await signOutWithMenu(page);
-      await signInWithForm(page, baseUrl, OWNER.email);
+      await signInWithForm(page, OWNER.email);
       await page.waitForURL((url) => url.pathname === "/auth/two-factor");
       const twoFactorForm = page.getByTestId("two-factor-form");
       await twoFactorForm.getByLabel("Authentication code").fill(totp(secret));
       await twoFactorForm.getByRole("button", { name: "Verify" }).click();
-      await atAccountPage(page, baseUrl);
+      await atAccountPage(page);
 
       // 6. A backup code works once.
       const [backupCode] = backupCodes as [string];
       await signOutWithMenu(page);
-      await signInWithForm(page, baseUrl, OWNER.email);
+      await signInWithForm(page, OWNER.email);
       await page.waitForURL((url) => url.pathname === "/auth/two-factor");
       await page.getByRole("link", { name: "Use a backup code instead" }).click();
       await page.getByLabel("Backup code").fill(backupCode);
       await page.getByRole("button", { name: "Verify" }).click();
-      await atAccountPage(page, baseUrl);
+      await atAccountPage(page);
 
       await signOutWithMenu(page);
-      await signInWithForm(page, baseUrl, OWNER.email);
+      await signInWithForm(page, OWNER.email);
       await page.waitForURL((url) => url.pathname === "/auth/two-factor");
       await page.getByRole("link", { name: "Use a backup code instead" }).click();
       await page.getByLabel("Backup code").fill(backupCode);
@@ -238,31 +265,31 @@ describe("two-factor authentication (TOTP)", () => {
     });
   });
 
-  it("creates new backup codes (the old ones stop working) and turns two-factor off with the password", async () => {
-    const { site, baseUrl } = local;
-    const userId = site.users.get(OWNER.email)?.id as string;
+  it("creates new backup codes in a dialog (the old ones stop working) and turns two-factor off with the password", async () => {
     expect(secret, "the enrolment test ran first").not.toBe("");
-    await clearRateLimits(site);
-
     await withPage({}, async ({ page }) => {
-      await signInWithForm(page, baseUrl, OWNER.email);
+      await signInWithForm(page, OWNER.email);
       await page.waitForURL((url) => url.pathname === "/auth/two-factor");
       await page.getByTestId("two-factor-form").getByLabel("Authentication code").fill(totp(secret));
       await page.getByRole("button", { name: "Verify" }).click();
-      await atAccountPage(page, baseUrl);
+      await atAccountPage(page);
 
-      // New backup codes: a wrong password is refused, the right one shows new codes once.
-      await page.getByText("Create new backup codes", { exact: true }).first().click();
-      const regenerate = page.getByTestId("backup-codes-form");
+      // New backup codes: a wrong password is refused in the dialog, the right one shows new codes there once.
+      await page.getByRole("button", { name: "Create new backup codes" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create new backup codes" });
+      const regenerate = dialog.getByTestId("backup-codes-form");
       await regenerate.getByLabel("Confirm your password").fill("not the password at all");
       await regenerate.getByRole("button", { name: "Create new backup codes" }).click();
-      await page.getByTestId("two-factor-result").getByText("The password is not correct.").waitFor();
+      await regenerate.getByTestId("field-error").getByText("The password is not correct.").waitFor();
       await regenerate.getByLabel("Confirm your password").fill(TEST_PASSWORD);
       await regenerate.getByRole("button", { name: "Create new backup codes" }).click();
-      await page.getByTestId("backup-codes").waitFor();
-      const fresh = await page.getByTestId("backup-code").allTextContents();
+      await dialog.getByTestId("backup-codes").waitFor();
+      const fresh = await dialog.getByTestId("backup-code").allTextContents();
       expect(fresh.length).toBeGreaterThanOrEqual(8);
       expect(fresh).not.toContain(backupCodes[1]);
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      expect(await page.getByTestId("backup-codes").count()).toBe(0);
 
       // An old, unused code no longer works.
       const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
@@ -282,14 +309,15 @@ describe("two-factor authentication (TOTP)", () => {
       });
       expect(old.status).toBe(401);
 
-      // Turn off: password required.
-      await page.getByText("Turn off two-factor authentication", { exact: true }).first().click();
-      const disable = page.getByTestId("totp-disable-form");
+      // Turn off: the password again, in a dialog.
+      await page.getByRole("button", { name: "Turn off two-factor authentication" }).click();
+      const disable = page.getByRole("dialog", { name: "Turn off two-factor authentication" });
       await disable.getByLabel("Confirm your password").fill(TEST_PASSWORD);
-      await disable.getByRole("button", { name: "Turn off two-factor authentication" }).click();
-      await page.getByTestId("two-factor-result").getByText("Two-factor authentication is off.").waitFor();
+      await disable.getByRole("button", { name: "Turn off", exact: true }).click();
+      await toast(page, "Two-factor authentication is off.").waitFor();
+      await disable.waitFor({ state: "hidden" });
       await expect.poll(() => textOf(page.getByTestId("two-factor-status"))).toBe("Off");
-      const actions = await auditActions(site, userId);
+      const actions = await auditActions(userId(OWNER.email));
       // Turned on once: a code checked at sign-in is not an account change.
       expect(actions.filter((action) => action === "account.two-factor-enabled")).toHaveLength(1);
       expect(actions).toContain("account.backup-codes-regenerated");
@@ -297,131 +325,144 @@ describe("two-factor authentication (TOTP)", () => {
 
       // Sign-in asks for the password only again.
       await signOutWithMenu(page);
-      await signInWithForm(page, baseUrl, OWNER.email);
-      await atAccountPage(page, baseUrl);
+      await signInWithForm(page, OWNER.email);
+      await atAccountPage(page);
     });
   });
 });
 
 // ---------------------------------------------------------------------------------
-// Passkeys, sessions, profile, password, API tokens, accessibility
+// Every state of the page, in both looks
+// ---------------------------------------------------------------------------------
+
+describe.each(LOOKS)("the account page in the $theme theme", ({ theme, viewport }) => {
+  const tourist = TOURISTS[theme];
+
+  it("shows every state and dialog accessibly, without sideways scrolling", async () => {
+    await withPage({ viewport }, async (testPage) => {
+      await addVirtualAuthenticator(testPage);
+      const page = await openAccount(testPage, tourist.email, theme);
+      await page.getByTestId("add-passkey").waitFor();
+      await checkState(page, theme, "the account page");
+
+      // Field messages from the browser, beside their fields.
+      const passwordForm = page.getByTestId("password-form");
+      await passwordForm.getByLabel("Current password").fill(TEST_PASSWORD);
+      await passwordForm.getByLabel("New password", { exact: true }).fill("short");
+      await passwordForm.getByLabel("Confirm new password").fill("other");
+      await passwordForm.getByRole("button", { name: "Change password" }).click();
+      await passwordForm.getByText("Password must be at least 12 characters long.").waitFor();
+      expect(await passwordForm.getByLabel("New password", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+      await checkState(page, theme, "the password form with field messages");
+
+      // Two-factor: the QR code, then the backup codes once it is on.
+      const enable = page.getByTestId("totp-enable-form");
+      await enable.getByLabel("Confirm your password").fill(TEST_PASSWORD);
+      await enable.getByRole("button", { name: "Set up two-factor authentication" }).click();
+      await page.getByTestId("totp-qr").waitFor();
+      await checkState(page, theme, "the two-factor enrolment");
+      const secret = (await page.getByTestId("totp-secret").getAttribute("data-secret")) ?? "";
+      await page.getByTestId("totp-verify-form").getByLabel("6-digit code").fill(totp(secret));
+      await page.getByRole("button", { name: "Confirm and turn on" }).click();
+      await page.getByTestId("backup-codes").waitFor();
+      await expect.poll(() => textOf(page.getByTestId("two-factor-status"))).toBe("On");
+      await checkState(page, theme, "two-factor on, with the backup codes");
+
+      // The dialogs of two-factor: from the keyboard, then each open.
+      const regenerate = page.getByRole("button", { name: "Create new backup codes" });
+      await expectKeyboardDialog(page, regenerate);
+      await regenerate.click();
+      await page.getByRole("dialog", { name: "Create new backup codes" }).getByLabel("Confirm your password").waitFor();
+      await checkState(page, theme, "the backup codes dialog");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Turn off two-factor authentication" }).click();
+      await page.getByRole("dialog", { name: "Turn off two-factor authentication" }).waitFor();
+      await checkState(page, theme, "the turn-off dialog");
+      await page.keyboard.press("Escape");
+
+      // A passkey: added with the virtual authenticator, renamed in a dialog, removed after a confirmation.
+      const passkeys = page.getByTestId("passkeys");
+      await passkeys.getByLabel("Name (optional)").fill(`Key of ${tourist.name}`);
+      await passkeys.getByTestId("add-passkey").click();
+      await passkeys.getByTestId("add-passkey-result").getByText("Passkey added").waitFor();
+      await passkeys.getByTestId("passkey-label").getByText(`Key of ${tourist.name}`).waitFor();
+      await passkeys.getByRole("button", { name: `Rename Key of ${tourist.name}` }).click();
+      const rename = page.getByRole("dialog", { name: `Rename Key of ${tourist.name}` });
+      await rename.getByLabel("Name").fill("");
+      await rename.getByRole("button", { name: "Save name" }).click();
+      await rename.getByTestId("field-error").getByText("Name is required.").waitFor();
+      await checkState(page, theme, "the rename dialog with a field message");
+      await rename.getByLabel("Name").fill("Laptop key");
+      await rename.getByRole("button", { name: "Save name" }).click();
+      await toast(page, "Passkey renamed.").waitFor();
+      await passkeys.getByTestId("passkey-label").getByText("Laptop key").waitFor();
+
+      await passkeys.getByRole("button", { name: "Remove Laptop key" }).click();
+      const remove = page.getByRole("alertdialog", { name: "Remove Laptop key?" });
+      expect(await textOf(remove)).toContain("This action cannot be undone");
+      await checkState(page, theme, "the passkey removal confirmation");
+      await remove.getByRole("button", { name: "Remove passkey" }).click();
+      await toast(page, "Passkey removed.").waitFor();
+      await passkeys.getByTestId("no-passkeys").waitFor();
+      const actions = await auditActions(userId(tourist.email));
+      expect(actions).toContain("account.passkey-renamed");
+      expect(actions).toContain("account.passkey-removed");
+
+      await page.getByTestId("create-api-token").click();
+      await page.getByTestId("api-token").waitFor();
+      await checkState(page, theme, "the API token shown once");
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------
+// Passkey sign-in, sessions, profile, password, API tokens
 // ---------------------------------------------------------------------------------
 
 describe("the account page", () => {
-  const EDITOR = { email: "eve.editor@example.com", name: "Eve Editor", role: "editor" as const };
   const NEW_PASSWORD = "a brand new passphrase for eve";
-  let local: LocalSite;
 
-  beforeAll(async () => {
-    local = await startLocalhostSite([EDITOR]);
-  });
-
-  afterAll(async () => {
-    await local?.site.stop();
-  });
-
-  beforeEach(async () => {
-    await clearRateLimits(local.site);
-  });
-
-  it("has no accessibility violations and is keyboard-operable", async () => {
-    const { baseUrl } = local;
-    await withPage({}, async ({ page }) => {
-      await signInWithForm(page, baseUrl, EDITOR.email);
-      await atAccountPage(page, baseUrl);
-      await page.getByTestId("add-passkey").waitFor();
-      expect(await textOf(page.locator("h1"))).toBe("Account");
-      await expectNoAxeViolations(page);
-
-      // Forms submit with Enter; buttons press with Enter.
-      await page.getByTestId("totp-enable-form").getByLabel("Confirm your password").focus();
-      await page.keyboard.type(TEST_PASSWORD);
-      await page.keyboard.press("Enter");
-      await page.getByTestId("totp-qr").waitFor();
-      await expectNoAxeViolations(page);
-
-      // An API token, shown once with its expiry.
-      await page.getByTestId("create-api-token").focus();
-      await page.keyboard.press("Enter");
-      await page.getByTestId("api-token").waitFor();
-      await expectNoAxeViolations(page);
-    });
-  });
-
-  it("registers a passkey with a virtual authenticator, renames it, signs in with it and removes it", async () => {
-    const { site, baseUrl } = local;
-    const userId = site.users.get(EDITOR.email)?.id as string;
-    await withPage({}, async ({ page, context }) => {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("WebAuthn.enable");
-      await cdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: {
-          protocol: "ctap2",
-          transport: "internal",
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-        },
-      });
-
-      await signInWithForm(page, baseUrl, EDITOR.email);
-      await atAccountPage(page, baseUrl);
+  it("registers a passkey with a virtual authenticator and signs in with it", async () => {
+    await withPage({}, async (testPage) => {
+      await addVirtualAuthenticator(testPage);
+      const { page } = testPage;
+      await signInWithForm(page, EDITOR.email);
+      await atAccountPage(page);
       const passkeys = page.getByTestId("passkeys");
       await passkeys.getByTestId("no-passkeys").waitFor();
-
       await passkeys.getByLabel("Name (optional)").fill("Virtual key");
       await passkeys.getByTestId("add-passkey").click();
       await passkeys.getByTestId("add-passkey-result").getByText("Passkey added").waitFor();
       await passkeys.getByTestId("passkey-label").getByText("Virtual key").waitFor();
       expect(await passkeys.getByTestId("passkey-row").count()).toBe(1);
-      await expectNoAxeViolations(page);
-      expect(await auditActions(site, userId)).toContain("account.passkey-added");
-
-      // Rename.
-      await passkeys.locator("summary", { hasText: "Rename" }).click();
-      const rename = passkeys.getByRole("form", { name: "Rename Virtual key" });
-      await rename.getByLabel("Name").fill("Laptop key");
-      await rename.getByRole("button", { name: "Save name" }).click();
-      await passkeys.getByTestId("passkey-label").getByText("Laptop key").waitFor();
+      expect(await auditActions(userId(EDITOR.email))).toContain("account.passkey-added");
 
       // Sign out, then sign in with the passkey alone.
       await signOutWithMenu(page);
+      await waitForHydration(page);
       await page.getByTestId("passkey-sign-in").click();
       await page.waitForURL(`${baseUrl}/admin`);
       await page.goto(`${baseUrl}/admin/account`);
       await page.getByTestId("this-device").waitFor();
-
-      // Remove (a disclosure says it cannot be undone).
-      await passkeys.locator("summary", { hasText: "Remove" }).click();
-      await passkeys.getByText("This cannot be undone").waitFor();
-      await passkeys.getByTestId("passkey-remove").click();
-      await passkeys.getByTestId("no-passkeys").waitFor();
-      const actions = await auditActions(site, userId);
-      expect(actions).toContain("account.passkey-renamed");
-      expect(actions).toContain("account.passkey-removed");
     });
   });
 
   it("lists the sessions with this device marked, and signs out another one or all others", async () => {
-    const { site, baseUrl } = local;
-    const userId = site.users.get(EDITOR.email)?.id as string;
     const elsewhere = await signIn(baseUrl, EDITOR.email);
-    const elsewhereId = (await sessionOf(baseUrl, elsewhere))?.session?.id as string;
+    const elsewhereId = (await sessionOf(elsewhere))?.session?.id as string;
     expect(elsewhereId).toBeTruthy();
 
     await withPage({}, async ({ page }) => {
-      await signInWithForm(page, baseUrl, EDITOR.email);
-      await atAccountPage(page, baseUrl);
+      await signInWithForm(page, EDITOR.email);
+      await atAccountPage(page);
       const sessions = page.getByTestId("sessions");
       const current = sessions.locator('[data-testid="session-row"][data-current="true"]');
-      await current.waitFor();
       expect(await current.count()).toBe(1);
       expect(await textOf(current)).toContain("This device");
       expect(await textOf(current)).toContain("127.0.0.1");
       expect(await current.getByTestId("revoke-session").count()).toBe(0);
       const before = await sessions.getByTestId("session-row").count();
       expect(before).toBeGreaterThanOrEqual(2);
-      await expectNoAxeViolations(page);
 
       // Sign out one other session (the HTTP client's; its user agent is not a browser's).
       const other = sessions
@@ -429,18 +470,19 @@ describe("the account page", () => {
         .filter({ hasNot: page.getByTestId("this-device") })
         .first();
       await other.getByTestId("revoke-session").click();
-      await sessions.getByTestId("session-result").getByText("The session has been signed out.").waitFor();
+      await toast(page, "The session has been signed out.").waitFor();
       await expect.poll(() => sessions.getByTestId("session-row").count()).toBe(before - 1);
-      expect(await auditActions(site, userId)).toContain("account.session-revoked");
+      expect(await auditActions(userId(EDITOR.email))).toContain("account.session-revoked");
 
       // Then all the others at once.
       const another = await signIn(baseUrl, EDITOR.email);
       await page.reload();
+      await waitForHydration(page);
       await sessions.getByTestId("revoke-other-sessions").click();
-      await sessions.getByTestId("session-result").getByText("All your other sessions have been signed out.").waitFor();
+      await toast(page, "All your other sessions have been signed out.").waitFor();
       await expect.poll(() => sessions.getByTestId("session-row").count()).toBe(1);
-      expect(await sessionOf(baseUrl, another)).toBeNull();
-      expect(await sessionOf(baseUrl, elsewhere)).toBeNull();
+      expect(await sessionOf(another)).toBeNull();
+      expect(await sessionOf(elsewhere)).toBeNull();
 
       // This one still works.
       await page.reload();
@@ -448,20 +490,19 @@ describe("the account page", () => {
     });
   });
 
-  it("changes the name and the password (with the password rules), signing out other sessions", async () => {
-    const { site, baseUrl } = local;
-    const userId = site.users.get(EDITOR.email)?.id as string;
+  it("changes the name and the password (the server's rules beside the fields), signing out other sessions", async () => {
     const elsewhere = await signIn(baseUrl, EDITOR.email);
 
     await withPage({}, async ({ page }) => {
-      await signInWithForm(page, baseUrl, EDITOR.email);
-      await atAccountPage(page, baseUrl);
+      await signInWithForm(page, EDITOR.email);
+      await atAccountPage(page);
 
       const nameForm = page.getByTestId("name-form");
       await nameForm.getByLabel("Full name").fill("  Eve   Renamed ");
       await nameForm.getByRole("button", { name: "Save name" }).click();
-      await page.getByTestId("name-result").getByText("Your name has been updated.").waitFor();
+      await toast(page, "Your name has been updated.").waitFor();
       await page.getByTestId("account-menu-name").getByText("Eve Renamed").waitFor();
+      await expect.poll(() => nameForm.getByLabel("Full name").inputValue()).toBe("Eve Renamed");
 
       const passwordForm = page.getByTestId("password-form");
       const fill = async (current: string, next: string, confirm: string) => {
@@ -470,37 +511,35 @@ describe("the account page", () => {
         await passwordForm.getByLabel("Confirm new password").fill(confirm);
         await passwordForm.getByRole("button", { name: "Change password" }).click();
       };
+      const fieldError = (label: string) => passwordForm.getByTestId("field-error").filter({ hasText: label }).first();
+      // Only the server knows the common passwords and the current one.
       await fill(TEST_PASSWORD, "password1234", "password1234");
-      await passwordForm.getByText("This password is too common").first().waitFor();
+      await fieldError("This password is too common").waitFor();
       await fill(TEST_PASSWORD, NEW_PASSWORD, `${NEW_PASSWORD}!`);
-      await passwordForm.getByText("The two new passwords do not match.").waitFor();
+      await fieldError("The two new passwords do not match.").waitFor();
       await fill("not my password at all", NEW_PASSWORD, NEW_PASSWORD);
-      await passwordForm.getByText("The password is not correct.").first().waitFor();
+      await fieldError("The password is not correct.").waitFor();
+      expect(await passwordForm.getByLabel("Current password").getAttribute("aria-invalid")).toBe("true");
       await fill(TEST_PASSWORD, NEW_PASSWORD, NEW_PASSWORD);
-      await page
-        .getByTestId("password-result")
-        .getByText("Your password has been changed and your other sessions signed out.")
-        .waitFor();
-      expect(await sessionOf(baseUrl, elsewhere)).toBeNull();
-      const actions = await auditActions(site, userId);
+      await toast(page, "Your password has been changed and your other sessions signed out.").waitFor();
+      expect(await sessionOf(elsewhere)).toBeNull();
+      const actions = await auditActions(userId(EDITOR.email));
       expect(actions).toContain("account.name-changed");
       expect(actions).toContain("account.password-changed");
 
       // Still signed in here; the new password signs in.
       await page.reload();
       await page.getByTestId("this-device").waitFor();
+      await waitForHydration(page);
       await signOutWithMenu(page);
-      await signInWithForm(page, baseUrl, EDITOR.email, NEW_PASSWORD);
-      await atAccountPage(page, baseUrl);
+      await signInWithForm(page, EDITOR.email, NEW_PASSWORD);
+      await atAccountPage(page);
     });
   });
 
   it("creates an API token shown once with its expiry, which /api/me accepts", async () => {
-    const { baseUrl } = local;
-    const cookie = await signIn(baseUrl, EDITOR.email, NEW_PASSWORD);
-    await withPage({}, async ({ page, context }) => {
-      await context.addCookies(browserCookies(cookie, baseUrl));
-      await page.goto(`${baseUrl}/admin/account`);
+    await withPage({}, async (testPage) => {
+      const page = await openAccount(testPage, EDITOR.email, "light", NEW_PASSWORD);
       await page.getByTestId("create-api-token").click();
       const shown = page.getByTestId("api-token");
       await shown.waitFor();
@@ -515,35 +554,6 @@ describe("the account page", () => {
       await page.reload();
       await page.getByTestId("create-api-token").waitFor();
       expect(await page.getByTestId("api-token").count()).toBe(0);
-    });
-  });
-
-  it("works without JavaScript: forms post, the QR code is rendered by the server", async () => {
-    const { baseUrl } = local;
-    const cookie = await signIn(baseUrl, EDITOR.email, NEW_PASSWORD);
-    await withPage({ javaScriptEnabled: false }, async ({ page, context }) => {
-      await context.addCookies(browserCookies(cookie, baseUrl));
-      await page.goto(`${baseUrl}/admin/account`);
-      expect(await page.getByTestId("passkey-needs-js").count()).toBe(1);
-
-      const nameForm = page.getByTestId("name-form");
-      await nameForm.getByLabel("Full name").fill("Eve Without Script");
-      await nameForm.getByRole("button", { name: "Save name" }).click();
-      await page.getByTestId("name-result").getByText("Your name has been updated.").waitFor();
-
-      const enable = page.getByTestId("totp-enable-form");
-      await enable.getByLabel("Confirm your password").fill(NEW_PASSWORD);
-      await enable.getByRole("button", { name: "Set up two-factor authentication" }).click();
-      await page.getByTestId("totp-qr").waitFor();
-      const secret = (await page.getByTestId("totp-secret").getAttribute("data-secret")) ?? "";
-      await expectNoAxeViolations(page);
-
-      const verify = page.getByTestId("totp-verify-form");
-      await verify.getByLabel("6-digit code").fill(totp(secret));
-      await verify.getByRole("button", { name: "Confirm and turn on" }).click();
-      await page.getByTestId("backup-codes").waitFor();
-      expect(await textOf(page.getByTestId("two-factor-status"))).toBe("On");
-      await expectNoAxeViolations(page);
     });
   });
 });

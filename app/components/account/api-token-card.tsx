@@ -1,19 +1,19 @@
 import { Braces } from "lucide-react";
-import { useId } from "react";
-import { Button } from "~/components/ui/button";
+import { useId, useState } from "react";
+import { IntentButton } from "~/components/forms/intent-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Label, Textarea } from "~/components/ui/field";
+import type { ApiToken } from "../../../server/auth/account-changes.ts";
 import { CopyButton } from "./copy-button";
-import { type ActionResult, DateTime, IntentForm, ResultMessage, resultFor, usePending } from "./shared";
+import { DateTime, detailsOf } from "./shared";
 
 /**
  * A short-lived JWT for API clients (Better Auth's jwt plugin), shown once. Clients send
  * it as `Authorization: Bearer …`; the public keys are at /.well-known/jwks.json.
  */
-export function ApiTokenCard({ result }: { result: ActionResult }) {
-  const own = resultFor(result, "api-token");
-  const pending = usePending("api-token");
+export function ApiTokenCard() {
+  const [token, setToken] = useState<ApiToken>();
   const tokenId = useId();
-  const token = own?.ok ? own.apiToken : undefined;
   return (
     <section aria-labelledby="api-token-title" data-testid="api-tokens">
       <Card>
@@ -33,19 +33,16 @@ export function ApiTokenCard({ result }: { result: ActionResult }) {
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
-          <ResultMessage result={own} testId="api-token-result" />
           {token && (
             <div className="flex flex-col gap-2" data-testid="api-token">
-              <label htmlFor={tokenId} className="text-sm font-medium text-fg">
-                Your API token
-              </label>
-              <textarea
+              <Label htmlFor={tokenId}>Your API token</Label>
+              <Textarea
                 id={tokenId}
                 readOnly
                 rows={4}
                 value={token.token}
                 data-testid="api-token-value"
-                className="w-full rounded-md border border-line bg-surface p-2 font-mono text-xs break-all text-fg"
+                className="font-mono text-xs break-all"
               />
               <p className="text-sm text-fg-muted">
                 Expires <DateTime iso={token.expiresAt} />. It is shown only once.
@@ -55,11 +52,17 @@ export function ApiTokenCard({ result }: { result: ActionResult }) {
               </div>
             </div>
           )}
-          <IntentForm intent="api-token" aria-label="Create API token">
-            <Button type="submit" variant="secondary" disabled={pending} data-testid="create-api-token">
-              {pending ? "Creating…" : "Create API token"}
-            </Button>
-          </IntentForm>
+          <div>
+            <IntentButton
+              intent="api-token"
+              variant="secondary"
+              pendingLabel="Creating…"
+              data-testid="create-api-token"
+              onSuccess={(answer) => setToken(detailsOf(answer).apiToken)}
+            >
+              Create API token
+            </IntentButton>
+          </div>
         </CardContent>
       </Card>
     </section>

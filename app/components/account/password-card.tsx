@@ -1,13 +1,22 @@
+import { getFormProps } from "@conform-to/react";
 import { KeyRound } from "lucide-react";
+import { FormErrors, SwitchField } from "~/components/forms/fields";
+import { PasswordField } from "~/components/forms/password-field";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { TextField } from "~/components/ui/field";
-import { type ActionResult, IntentForm, ResultMessage, resultFor, usePending } from "./shared";
+import { useSchemaForm } from "~/lib/forms";
+import { changePasswordSchema } from "./schemas";
 
 /** Change password: the current one, then the new one twice (rules of password-policy.ts). */
-export function PasswordCard({ email, result }: { email: string; result: ActionResult }) {
-  const own = resultFor(result, "change-password");
-  const pending = usePending("change-password");
+export function PasswordCard({ email }: { email: string }) {
+  const { fetcher, lastResult, busy } = useActionFetcher("change-password");
+  const [form, fields] = useSchemaForm({
+    schema: changePasswordSchema,
+    id: "change-password",
+    lastResult,
+    defaultValue: { revokeOtherSessions: true },
+  });
   return (
     <section aria-labelledby="password-title">
       <Card>
@@ -21,60 +30,27 @@ export function PasswordCard({ email, result }: { email: string; result: ActionR
           </CardDescription>
         </CardHeader>
         <CardContent>
-          {/* key: the fields empty themselves after a change. */}
-          <IntentForm
-            key={own?.ok ? own.at : "password"}
-            intent="change-password"
+          <fetcher.Form
+            method="post"
+            {...getFormProps(form)}
             className="flex flex-col gap-4"
-            testId="password-form"
+            data-testid="password-form"
             aria-labelledby="password-title"
           >
+            <input type="hidden" name="intent" value="change-password" />
             {/* For password managers: whose password this is. */}
             <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-            <TextField
-              label="Current password"
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              required
-              error={own?.fieldErrors?.currentPassword}
-            />
-            <TextField
-              label="New password"
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              minLength={12}
-              maxLength={128}
-              required
-              error={own?.fieldErrors?.newPassword}
-            />
-            <TextField
-              label="Confirm new password"
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              minLength={12}
-              maxLength={128}
-              required
-              error={own?.fieldErrors?.confirmPassword}
-            />
-            <label className="flex items-start gap-2 text-sm text-fg">
-              <input
-                type="checkbox"
-                name="revokeOtherSessions"
-                defaultChecked
-                className="mt-0.5 size-4 accent-accent"
-              />
-              <span>Sign out of all other sessions</span>
-            </label>
+            <FormErrors errors={form.errors} id={form.errorId} />
+            <PasswordField meta={fields.currentPassword} label="Current password" autoComplete="current-password" />
+            <PasswordField meta={fields.newPassword} label="New password" autoComplete="new-password" />
+            <PasswordField meta={fields.confirmPassword} label="Confirm new password" autoComplete="new-password" />
+            <SwitchField meta={fields.revokeOtherSessions} label="Sign out of all other sessions" />
             <div>
-              <Button type="submit" disabled={pending}>
-                {pending ? "Changing…" : "Change password"}
+              <Button type="submit" disabled={busy}>
+                {busy ? "Changing…" : "Change password"}
               </Button>
             </div>
-            <ResultMessage result={own} testId="password-result" />
-          </IntentForm>
+          </fetcher.Form>
         </CardContent>
       </Card>
     </section>

@@ -1,13 +1,15 @@
+import { getFormProps } from "@conform-to/react";
 import { UserRound } from "lucide-react";
+import { FormErrors, InputField } from "~/components/forms/fields";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
-import { type ActionResult, IntentForm, ResultMessage, resultFor, usePending } from "./shared";
+import { useSchemaForm } from "~/lib/forms";
+import { nameSchema } from "./schemas";
 
 /** The user's full name, shown in the dashboard's greeting and the account menu. */
-export function ProfileCard({ name, email, result }: { name: string; email: string; result: ActionResult }) {
-  const own = resultFor(result, "update-name");
-  const pending = usePending("update-name");
+export function ProfileCard({ name, email }: { name: string; email: string }) {
   return (
     <section aria-labelledby="profile-title">
       <Card>
@@ -19,33 +21,34 @@ export function ProfileCard({ name, email, result }: { name: string; email: stri
           <CardDescription>Your name appears in the dashboard greeting and the account menu.</CardDescription>
         </CardHeader>
         <CardContent>
-          <IntentForm
-            intent="update-name"
-            className="flex flex-col gap-4"
-            testId="name-form"
-            aria-labelledby="profile-title"
-          >
-            <TextField label="Email" value={email} readOnly autoComplete="username" hint="Your sign-in address." />
-            {/* key: after a save the field shows the stored (trimmed) name. */}
-            <TextField
-              key={own?.ok ? own.at : "name"}
-              label="Full name"
-              name="name"
-              defaultValue={name}
-              autoComplete="name"
-              maxLength={100}
-              required
-              error={own?.fieldErrors?.name}
-            />
-            <div className="flex flex-wrap items-center gap-3">
-              <Button type="submit" disabled={pending}>
-                {pending ? "Saving…" : "Save name"}
-              </Button>
-            </div>
-            <ResultMessage result={own} testId="name-result" />
-          </IntentForm>
+          {/* key: after a save the form starts again from the stored (tidied) name. */}
+          <NameForm key={name} name={name} email={email} />
         </CardContent>
       </Card>
     </section>
+  );
+}
+
+function NameForm({ name, email }: { name: string; email: string }) {
+  const { fetcher, lastResult, busy } = useActionFetcher("update-name");
+  const [form, fields] = useSchemaForm({ schema: nameSchema, id: "update-name", lastResult, defaultValue: { name } });
+  return (
+    <fetcher.Form
+      method="post"
+      {...getFormProps(form)}
+      className="flex flex-col gap-4"
+      data-testid="name-form"
+      aria-labelledby="profile-title"
+    >
+      <input type="hidden" name="intent" value="update-name" />
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <TextField label="Email" value={email} readOnly autoComplete="username" hint="Your sign-in address." />
+      <InputField meta={fields.name} label="Full name" autoComplete="name" />
+      <div>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Saving…" : "Save name"}
+        </Button>
+      </div>
+    </fetcher.Form>
   );
 }

@@ -1,14 +1,12 @@
 import { Laptop, LogOut } from "lucide-react";
+import { IntentButton } from "~/components/forms/intent-button";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { AccountSession } from "../../../server/auth/account.ts";
-import { type ActionResult, DateTime, IntentForm, ResultMessage, resultFor, usePending } from "./shared";
+import { DateTime } from "./shared";
 
 /** Where the account is signed in, with a way to end any session but this one. */
-export function SessionsCard({ sessions, result }: { sessions: AccountSession[]; result: ActionResult }) {
-  const own = resultFor(result, "revoke-session", "revoke-other-sessions");
-  const revokingOthers = usePending("revoke-other-sessions");
+export function SessionsCard({ sessions }: { sessions: AccountSession[] }) {
   const others = sessions.filter((session) => !session.current).length;
   return (
     <section aria-labelledby="sessions-title" data-testid="sessions">
@@ -24,19 +22,23 @@ export function SessionsCard({ sessions, result }: { sessions: AccountSession[];
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
-          <ResultMessage result={own} testId="session-result" />
           <ul className="flex flex-col divide-y divide-line rounded-md border border-line">
             {sessions.map((session) => (
               <SessionRow key={session.id} session={session} />
             ))}
           </ul>
           {others > 0 && (
-            <IntentForm intent="revoke-other-sessions" aria-label="Sign out other sessions">
-              <Button type="submit" variant="secondary" disabled={revokingOthers} data-testid="revoke-other-sessions">
+            <div>
+              <IntentButton
+                intent="revoke-other-sessions"
+                variant="secondary"
+                pendingLabel="Signing out…"
+                data-testid="revoke-other-sessions"
+              >
                 <LogOut aria-hidden="true" className="size-4" />
-                {revokingOthers ? "Signing out…" : `Sign out other sessions (${others})`}
-              </Button>
-            </IntentForm>
+                Sign out other sessions ({others})
+              </IntentButton>
+            </div>
           )}
         </CardContent>
       </Card>
@@ -45,7 +47,6 @@ export function SessionsCard({ sessions, result }: { sessions: AccountSession[];
 }
 
 function SessionRow({ session }: { session: AccountSession }) {
-  const revoking = usePending("revoke-session", session.id);
   return (
     <li
       className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between"
@@ -54,7 +55,7 @@ function SessionRow({ session }: { session: AccountSession }) {
     >
       <div className="flex min-w-0 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
-          <h3 className="font-medium text-fg" title={session.userAgent ?? undefined}>
+          <h3 className="font-medium break-words text-fg" title={session.userAgent ?? undefined}>
             {session.device}
           </h3>
           {session.current && (
@@ -65,7 +66,7 @@ function SessionRow({ session }: { session: AccountSession }) {
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-fg-muted">
           <dt>IP address</dt>
-          <dd className="break-all font-mono text-fg">{session.ipAddress || "unknown"}</dd>
+          <dd className="font-mono break-all text-fg">{session.ipAddress || "unknown"}</dd>
           <dt>Signed in</dt>
           <dd className="text-fg">
             <DateTime iso={session.createdAt} />
@@ -77,13 +78,20 @@ function SessionRow({ session }: { session: AccountSession }) {
         </dl>
       </div>
       {!session.current && (
-        <IntentForm intent="revoke-session" aria-label={`Sign out ${session.device}`}>
-          <input type="hidden" name="sessionId" value={session.id} />
-          <Button type="submit" variant="danger" size="sm" disabled={revoking} data-testid="revoke-session">
-            {revoking ? "Signing out…" : "Sign out"}
-            <span className="sr-only"> this session ({session.device})</span>
-          </Button>
-        </IntentForm>
+        <div className="shrink-0">
+          <IntentButton
+            intent="revoke-session"
+            fields={{ sessionId: session.id }}
+            variant="danger"
+            size="sm"
+            aria-label={`Sign out ${session.device}`}
+            pendingLabel="Signing out…"
+            data-testid="revoke-session"
+          >
+            <LogOut aria-hidden="true" className="size-4" />
+            Sign out
+          </IntentButton>
+        </div>
       )}
     </li>
   );

@@ -1,56 +1,19 @@
-import type { ReactNode } from "react";
-import { Form, useNavigation } from "react-router";
-import { Alert } from "~/components/ui/alert";
-import type { AccountActionResult, AccountIntent } from "../../../server/auth/account.ts";
+import type { FormActionData } from "~/lib/forms";
+import type { ApiToken, TotpEnrolment } from "../../../server/auth/account-changes.ts";
 
-/** The action's result, when it answers one of these forms. */
-export type ActionResult = AccountActionResult | undefined;
-
-export function resultFor(result: ActionResult, ...intents: AccountIntent[]): AccountActionResult | undefined {
-  return result && intents.includes(result.intent as AccountIntent) ? result : undefined;
+/** What an answer of the account page carries besides its toast: shown once, never stored. */
+export interface AccountDetails {
+  /** totp-enable: what to scan. */
+  enrolment?: TotpEnrolment;
+  /** totp-verify and backup-codes. */
+  backupCodes?: string[];
+  /** api-token. */
+  apiToken?: ApiToken;
 }
 
-/** True while a form with this intent (and target, when given) is being submitted. */
-export function usePending(intent: AccountIntent, targetId?: string): boolean {
-  const navigation = useNavigation();
-  const formData = navigation.formData;
-  if (navigation.state !== "submitting" || !formData) return false;
-  if (formData.get("intent") !== intent) return false;
-  if (targetId === undefined) return true;
-  return formData.get("sessionId") === targetId || formData.get("passkeyId") === targetId;
-}
-
-export interface IntentFormProps {
-  intent: AccountIntent;
-  children: ReactNode;
-  className?: string;
-  /** The form's accessible name, for pages with several similar forms. */
-  "aria-label"?: string;
-  "aria-labelledby"?: string;
-  testId?: string;
-}
-
-/**
- * A form of the account page: posts to its action with its intent, keeps the scroll
- * position, and works without JavaScript (a plain POST).
- */
-export function IntentForm({ intent, children, className, testId, ...aria }: IntentFormProps) {
-  return (
-    <Form method="post" preventScrollReset className={className} data-testid={testId} {...aria}>
-      <input type="hidden" name="intent" value={intent} />
-      {children}
-    </Form>
-  );
-}
-
-/** The outcome line of a form. */
-export function ResultMessage({ result, testId }: { result: AccountActionResult | undefined; testId?: string }) {
-  if (!result) return null;
-  return (
-    <Alert tone={result.ok ? "success" : "error"} testId={testId}>
-      {result.message}
-    </Alert>
-  );
+/** What the account page's answer shows once besides its toast (AccountDetails), if it is that answer. */
+export function detailsOf(answer: FormActionData | undefined): AccountDetails {
+  return (answer ?? {}) as AccountDetails;
 }
 
 /**

@@ -1,9 +1,5 @@
 import { TextField } from "~/components/ui/field";
-
-// The limits of server/auth/password-policy.ts, which is not imported here: it carries
-// the list of common passwords, which has no place in the browser's bundle.
-const MIN_PASSWORD_LENGTH = 12;
-const MAX_PASSWORD_LENGTH = 128;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../server/auth/password-length.ts";
 
 export const PASSWORD_HINT = `At least ${MIN_PASSWORD_LENGTH} characters. A long phrase of unrelated words works well; common passwords are refused.`;
 

@@ -1,20 +1,23 @@
-import { data } from "react-router";
 import { ApiTokenCard } from "~/components/account/api-token-card";
+import { accountIntents } from "~/components/account/intents.server";
 import { PasskeysCard } from "~/components/account/passkeys-card";
 import { PasswordCard } from "~/components/account/password-card";
 import { ProfileCard } from "~/components/account/profile-card";
 import { SessionsCard } from "~/components/account/sessions-card";
+import type { AccountDetails } from "~/components/account/shared";
 import { TwoFactorCard } from "~/components/account/two-factor-card";
+import { withDetails } from "~/components/forms/answer-details.server";
 import { PageTitle } from "~/components/site/page-title";
 import { servicesContext, viewerContext } from "~/context";
+import { runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
-import { loadAccountOverview, runAccountAction } from "../../../server/auth/account.ts";
+import { loadAccountOverview } from "../../../server/auth/account.ts";
+import type { AccountVisitor } from "../../../server/auth/account-changes.ts";
 import type { Route } from "./+types/account";
 
 /**
  * The signed-in user's own account: name, password, sessions, two-factor, passkeys
- * and API tokens. Every form posts to this route's action (so all of it works without
- * JavaScript, except registering a passkey, which is WebAuthn by nature); the admin
+ * and API tokens. Every form posts an intent to this route's action; the admin
  * layout's guard has already checked the session and role.
  */
 
@@ -28,32 +31,32 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const viewer = context.get(viewerContext);
-  const { result, cookies } = await runAccountAction(services, viewer, request, await request.formData());
-  const headers = new Headers();
+  const visitor: AccountVisitor = { services, viewer: context.get(viewerContext), request, cookies: [] };
+  const details: AccountDetails = {};
+  const answer = await runFormAction(await request.formData(), accountIntents(visitor, details), services.logger);
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
   // Better Auth rotates the session when two-factor is turned on or off, or when other
   // sessions are revoked along with a password change: the browser needs the new cookie.
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  headers.set("Cache-Control", "private, no-store");
-  return data(result, { status: result.ok ? 200 : 400, headers });
+  for (const cookie of visitor.cookies) headers.append("Set-Cookie", cookie);
+  return withDetails(answer, details, headers);
 }
 
-export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function AccountPage({ loaderData }: Route.ComponentProps) {
   const { user, twoFactor, sessions, passkeys } = loaderData;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <div>
         <PageTitle>Account</PageTitle>
-        <p className="mt-2 text-fg-muted">
+        <p className="mt-2 break-words text-fg-muted">
           Signed in as <span className="font-medium text-fg">{user.email}</span>.
         </p>
       </div>
-      <ProfileCard name={user.name} email={user.email} result={actionData} />
-      <PasswordCard email={user.email} result={actionData} />
-      <TwoFactorCard state={twoFactor} email={user.email} result={actionData} />
-      <PasskeysCard passkeys={passkeys} result={actionData} />
-      <SessionsCard sessions={sessions} result={actionData} />
-      <ApiTokenCard result={actionData} />
+      <ProfileCard name={user.name} email={user.email} />
+      <PasswordCard email={user.email} />
+      <TwoFactorCard state={twoFactor} email={user.email} />
+      <PasskeysCard passkeys={passkeys} />
+      <SessionsCard sessions={sessions} />
+      <ApiTokenCard />
     </div>
   );
 }

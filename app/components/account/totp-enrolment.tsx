@@ -1,0 +1,135 @@
+import { getFormProps } from "@conform-to/react";
+import { FormErrors, InputField } from "~/components/forms/fields";
+import { PasswordField } from "~/components/forms/password-field";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { Button } from "~/components/ui/button";
+import { useSchemaForm } from "~/lib/forms";
+import type { TotpEnrolment } from "../../../server/auth/account-changes.ts";
+import { totpCodeSchema, totpEnableSchema } from "./schemas";
+import { detailsOf } from "./shared";
+
+/** Step 1: the password again; the answer carries the QR code and the key. */
+export function StartEnrolment({
+  email,
+  pending,
+  onStarted,
+}: {
+  email: string;
+  /** An earlier setup was never confirmed. */
+  pending: boolean;
+  onStarted: (enrolment: TotpEnrolment) => void;
+}) {
+  const { fetcher, lastResult, busy } = useActionFetcher("totp-enable", {
+    onSuccess: (answer) => {
+      const { enrolment } = detailsOf(answer);
+      if (enrolment) onStarted(enrolment);
+    },
+  });
+  const [form, fields] = useSchemaForm({ schema: totpEnableSchema, id: "totp-enable", lastResult });
+  return (
+    <fetcher.Form
+      method="post"
+      {...getFormProps(form)}
+      className="flex flex-col gap-4"
+      data-testid="totp-enable-form"
+      aria-label="Set up two-factor authentication"
+    >
+      <input type="hidden" name="intent" value="totp-enable" />
+      {pending && (
+        <p className="text-sm text-fg-muted" data-testid="two-factor-pending">
+          A setup was started but never confirmed with a code, so it is not used at sign-in. Start again to get a new QR
+          code.
+        </p>
+      )}
+      <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <PasswordField
+        meta={fields.password}
+        label="Confirm your password"
+        autoComplete="current-password"
+        className="max-w-sm"
+      />
+      <div>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Starting…" : "Set up two-factor authentication"}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+/** Groups of four characters, easier to type from the screen. */
+function groupKey(secret: string): string {
+  return secret.replace(/(.{4})/g, "$1 ").trim();
+}
+
+/** Steps 2 and 3: scan (or type the key), then confirm with a first code. */
+export function ConfirmEnrolment({
+  enrolment,
+  onConfirmed,
+  onCancel,
+}: {
+  enrolment: TotpEnrolment;
+  onConfirmed: (backupCodes: string[]) => void;
+  onCancel: () => void;
+}) {
+  const { fetcher, lastResult, busy } = useActionFetcher("totp-verify", {
+    onSuccess: (answer) => onConfirmed(detailsOf(answer).backupCodes ?? []),
+  });
+  const [form, fields] = useSchemaForm({ schema: totpCodeSchema, id: "totp-verify", lastResult });
+  return (
+    <div className="flex flex-col gap-4" data-testid="totp-enrolment">
+      <ol className="flex list-decimal flex-col gap-4 pl-5 text-sm text-fg">
+        <li>
+          <p>Scan this QR code with your authenticator app.</p>
+          <img
+            src={enrolment.qrCode}
+            alt="QR code for setting up two-factor authentication in an authenticator app"
+            width={200}
+            height={200}
+            className="mt-3 rounded-md bg-white p-1"
+            data-testid="totp-qr"
+          />
+        </li>
+        <li>
+          <p>Or enter this key in the app by hand (time-based, 6 digits, every 30 seconds):</p>
+          <code
+            className="mt-2 inline-block rounded border border-line px-2 py-1 font-mono break-all text-fg"
+            data-testid="totp-secret"
+            data-secret={enrolment.secret}
+          >
+            {groupKey(enrolment.secret)}
+          </code>
+        </li>
+        <li>
+          <p>Enter the code the app shows to confirm. Two-factor authentication is on only once it is confirmed.</p>
+        </li>
+      </ol>
+      <fetcher.Form
+        method="post"
+        {...getFormProps(form)}
+        className="flex flex-col gap-4"
+        data-testid="totp-verify-form"
+        aria-label="Confirm two-factor authentication"
+      >
+        <input type="hidden" name="intent" value="totp-verify" />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <InputField
+          meta={fields.code}
+          label="6-digit code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          className="max-w-48"
+        />
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={busy}>
+            {busy ? "Confirming…" : "Confirm and turn on"}
+          </Button>
+          <Button variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </fetcher.Form>
+    </div>
+  );
+}

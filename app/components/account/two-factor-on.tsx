@@ -1,0 +1,106 @@
+import { getFormProps } from "@conform-to/react";
+import { KeyRound, ShieldOff } from "lucide-react";
+import { useState } from "react";
+import { FormErrors } from "~/components/forms/fields";
+import { FormDialog } from "~/components/forms/form-dialog";
+import { PasswordField } from "~/components/forms/password-field";
+import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { Button } from "~/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
+import { useSchemaForm } from "~/lib/forms";
+import { BackupCodes } from "./backup-codes";
+import { backupCodesSchema, totpDisableSchema } from "./schemas";
+import { detailsOf } from "./shared";
+
+/** With two-factor on: new backup codes, or turn it off; each asks for the password again. */
+export function TwoFactorOn({ email }: { email: string }) {
+  return (
+    <div className="flex flex-wrap gap-3">
+      <BackupCodesDialog email={email} />
+      <FormDialog
+        title="Turn off two-factor authentication"
+        description="Sign-in will ask for your password only. Your authenticator app and backup codes stop working."
+        trigger={
+          <Button variant="danger">
+            <ShieldOff aria-hidden="true" className="size-4" />
+            Turn off two-factor authentication
+          </Button>
+        }
+        schema={totpDisableSchema}
+        intent="totp-disable"
+        formId="totp-disable"
+        submitLabel="Turn off"
+        pendingLabel="Turning off…"
+      >
+        {(fields) => (
+          <>
+            <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
+            <PasswordField meta={fields.password} label="Confirm your password" autoComplete="current-password" />
+          </>
+        )}
+      </FormDialog>
+    </div>
+  );
+}
+
+/**
+ * New backup codes in a dialog that shows them once made, until closed: the codes are
+ * in the answer only, never stored where the page could show them again.
+ */
+function BackupCodesDialog({ email }: { email: string }) {
+  const [open, setOpen] = useState(false);
+  const [codes, setCodes] = useState<string[]>();
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setCodes(undefined);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="secondary">
+          <KeyRound aria-hidden="true" className="size-4" />
+          Create new backup codes
+        </Button>
+      </DialogTrigger>
+      <DialogContent title="Create new backup codes" description="New codes replace the old ones, which stop working.">
+        {codes ? (
+          <>
+            <BackupCodes codes={codes} />
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button>Done</Button>
+              </DialogClose>
+            </DialogFooter>
+          </>
+        ) : (
+          open && <BackupCodesForm email={email} onCodes={setCodes} />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: string[]) => void }) {
+  const { fetcher, lastResult, busy } = useActionFetcher("backup-codes", {
+    onSuccess: (answer) => onCodes(detailsOf(answer).backupCodes ?? []),
+  });
+  const [form, fields] = useSchemaForm({ schema: backupCodesSchema, id: "backup-codes", lastResult });
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" data-testid="backup-codes-form">
+      <input type="hidden" name="intent" value="backup-codes" />
+      <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <PasswordField meta={fields.password} label="Confirm your password" autoComplete="current-password" />
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Creating…" : "Create new backup codes"}
+        </Button>
+      </DialogFooter>
+    </fetcher.Form>
+  );
+}
