@@ -2,6 +2,7 @@ import type { Insertable } from "kysely";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { EmailOutboxTable, NewsletterSubscribersTable } from "../server/db/schema.ts";
+import type { SubscriberStatus } from "../server/newsletter/admin.ts";
 import {
   checkState,
   choose,
@@ -44,7 +45,7 @@ function perLook(theme: Theme) {
   };
 }
 
-const subscriber = (email: string, status: NewsletterSubscribersTable["status"], at = recent) =>
+const subscriber = (email: string, status: SubscriberStatus, at = recent) =>
   ({ id: `sub-${email}`, email, status, subscribed_at: at }) satisfies Insertable<NewsletterSubscribersTable>;
 
 const adminSite = setUpSignedInSite({
