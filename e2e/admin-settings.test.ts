@@ -30,13 +30,14 @@ async function visit(page: Page, url: string) {
   return response;
 }
 
-/** The public About page's LinkedIn and resume buttons: href, target and rel of each (null when not shown). */
+/** The public About page's LinkedIn and resume buttons: name, text, href, target and rel (null when not shown). */
 async function aboutButtons(page: Page, base: string) {
   await page.goto(`${base}/about`);
   const read = async (testId: string) => {
     const link = page.getByTestId(testId);
     if ((await link.count()) === 0) return null;
     return {
+      name: await link.getAttribute("aria-label"),
       text: await textOf(link),
       href: await link.getAttribute("href"),
       target: await link.getAttribute("target"),
@@ -121,13 +122,15 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
       expect(posts).toHaveLength(1);
       expect(await aboutButtons(page, site.base)).toEqual({
         linkedin: {
-          text: "Connect on LinkedIn (opens in a new tab)",
+          name: "Connect on LinkedIn (opens in a new tab)",
+          text: "Connect on LinkedIn",
           href: "https://www.linkedin.com/in/ada",
           target: "_blank",
           rel: "noopener noreferrer",
         },
         resume: {
-          text: "View Resume (opens in a new tab)",
+          name: "View Resume (opens in a new tab)",
+          text: "View Resume",
           href: "https://ada.example/resume.pdf",
           target: "_blank",
           rel: "noopener noreferrer",

@@ -5,7 +5,7 @@ import { CertificationsList } from "~/components/about-admin/certifications";
 import { aboutIntents } from "~/components/about-admin/intents.server";
 import { SkillsList } from "~/components/about-admin/skills";
 import { TimelineEventsList } from "~/components/about-admin/timeline-events";
-import { PageTitle } from "~/components/site/page-title";
+import { PageHeader } from "~/components/ui/page-header";
 import { servicesContext } from "~/context";
 import { contentStoreFor } from "~/lib/content-store.server";
 import { runFormAction } from "~/lib/form-action.server";
@@ -52,10 +52,7 @@ export default function AdminAboutPage({ loaderData }: Route.ComponentProps) {
   const { content, certifications, skills, timeline } = loaderData;
   return (
     <div className="flex flex-col gap-6">
-      <div>
-        <PageTitle>About</PageTitle>
-        <p className="mt-2 text-fg-muted">The public About page: its introduction and its lists.</p>
-      </div>
+      <PageHeader title="About" description="The public About page: its introduction and its lists." />
       <AboutTabs
         panels={{
           biography: <BiographyForm content={content} />,

@@ -1,7 +1,7 @@
 import { ComingSoonNote } from "~/components/settings-admin/coming-soon-note";
 import { SAVE_SITE_SETTINGS_INTENT, siteSettingsFormSchema } from "~/components/settings-admin/schemas";
 import { SiteSettingsForm } from "~/components/settings-admin/site-settings-form";
-import { PageTitle } from "~/components/site/page-title";
+import { PageHeader } from "~/components/ui/page-header";
 import { servicesContext } from "~/context";
 import { contentStoreFor } from "~/lib/content-store.server";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
@@ -45,10 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-6">
-      <div>
-        <PageTitle>Site Settings</PageTitle>
-        <p className="mt-2 text-fg-muted">The links of the public About page's buttons.</p>
-      </div>
+      <PageHeader title="Site Settings" description="The links of the public About page's buttons." />
       <SiteSettingsForm settings={loaderData.settings} />
       <ComingSoonNote />
     </div>

@@ -71,11 +71,11 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
                 target="_blank"
                 rel="noopener noreferrer"
                 data-testid="about-linkedin"
+                aria-label="Connect on LinkedIn (opens in a new tab)"
                 className={buttonVariants({ variant: "primary" })}
               >
                 Connect on LinkedIn
                 <ExternalLink aria-hidden="true" className="size-4" />
-                <span className="sr-only"> (opens in a new tab)</span>
               </a>
             )}
             {resume && (
@@ -84,11 +84,11 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
                 target="_blank"
                 rel="noopener noreferrer"
                 data-testid="about-resume"
+                aria-label="View Resume (opens in a new tab)"
                 className={buttonVariants({ variant: "secondary" })}
               >
                 <FileText aria-hidden="true" className="size-4" />
                 View Resume
-                <span className="sr-only"> (opens in a new tab)</span>
               </a>
             )}
           </div>
