@@ -65,7 +65,7 @@ export function ProfileList<Item extends ProfileListItem>(props: ProfileListProp
   }
 
   const addButton = (
-    <Button data-testid={`add-${thing.replaceAll(" ", "-")}`}>
+    <Button>
       <Plus aria-hidden="true" className="size-4" />
       Add {props.thingTitle}
     </Button>
@@ -73,12 +73,14 @@ export function ProfileList<Item extends ProfileListItem>(props: ProfileListProp
 
   return (
     <Card data-testid={props.testId}>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="flex min-w-0 flex-col gap-1.5">
-          <CardTitle>{title}</CardTitle>
-          <CardDescription>{props.description}</CardDescription>
+      <CardHeader>
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="flex min-w-0 flex-col gap-1.5">
+            <CardTitle>{title}</CardTitle>
+            <CardDescription>{props.description}</CardDescription>
+          </div>
+          {props.addDialog(addButton)}
         </div>
-        {props.addDialog(addButton)}
       </CardHeader>
       <CardContent>
         {items.length === 0 ? (
