@@ -18,7 +18,7 @@ import {
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { GripVertical } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { cn } from "~/lib/cn";
 
 /**
@@ -66,10 +66,12 @@ export function SortableList<Item extends SortableItem>({
   className,
   testId,
 }: SortableListProps<Item>) {
-  const serverOrder = items.map((item) => item.id).join("\n");
-  const [order, setOrder] = useState<string[]>(() => items.map((item) => item.id));
-  // The server's order wins whenever it changes (saved, refused, or changed by someone else).
-  useEffect(() => setOrder(serverOrder ? serverOrder.split("\n") : []), [serverOrder]);
+  const serverOrder = items.map((item) => item.id);
+  const serverKey = serverOrder.join("\n");
+  // A dropped order is shown until the server's order changes (saved, refused, or changed
+  // by someone else), and from the very render in which it changes: the server's wins.
+  const [dropped, setDropped] = useState<{ basis: string; order: string[] } | null>(null);
+  const order = dropped && dropped.basis === serverKey ? dropped.order : serverOrder;
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -96,7 +98,7 @@ export function SortableList<Item extends SortableItem>({
   function onDragEnd({ active, over }: DragEndEvent) {
     if (!over || active.id === over.id) return;
     const next = arrayMove(order, order.indexOf(String(active.id)), order.indexOf(String(over.id)));
-    setOrder(next);
+    setDropped({ basis: serverKey, order: next });
     onReorder(next);
   }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { SortableList } from "~/components/forms/sortable-list";
 import type { SectionRecord } from "../../../server/content/sections.ts";
 import { SectionRow } from "./section-row";
@@ -29,26 +29,19 @@ export function SectionList({
   const nameOf = (section: SectionRecord) =>
     `${SECTION_TYPE_LABELS[section.type]} section ${sections.indexOf(section) + 1}`;
 
-  // A moved row is put back in the DOM, which drops its focus: once the move is saved (and
-  // the list reloaded), focus returns to the button pressed, or to the other one at either
-  // end. SortableList follows the saved order in an effect of that same commit: the focus
-  // waits for a state update of ours, rendered together with it.
-  const [focusTarget, setFocusTarget] = useState<Move | null>(null);
+  // A moved row is put back in the DOM, which drops its focus: once the move is saved (the
+  // list shows the saved order in the same render), focus returns to the button pressed,
+  // or to the other one at either end.
   useEffect(() => {
     const moved = lastMove.current;
     if (!moved || order.busy) return;
     lastMove.current = null;
-    setFocusTarget(moved);
-  }, [order.busy]);
-  useEffect(() => {
-    if (!focusTarget) return;
-    const row = list.current?.querySelector(`[data-section-id="${CSS.escape(focusTarget.id)}"]`);
+    const row = list.current?.querySelector(`[data-section-id="${CSS.escape(moved.id)}"]`);
     const button =
-      row?.querySelector<HTMLButtonElement>(`[data-move="${focusTarget.direction}"]:not(:disabled)`) ??
+      row?.querySelector<HTMLButtonElement>(`[data-move="${moved.direction}"]:not(:disabled)`) ??
       row?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
     button?.focus();
-    setFocusTarget(null);
-  }, [focusTarget]);
+  }, [order.busy]);
 
   return (
     <div ref={list}>
