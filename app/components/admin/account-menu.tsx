@@ -32,7 +32,8 @@ export function AccountMenu() {
   const name = displayName(user);
   return (
     <>
-      <DropdownMenu>
+      {/* Not modal: a menu of two links leaves the page reachable (no aria-hidden page behind it); Escape and a click outside still close it. */}
+      <DropdownMenu modal={false}>
         <DropdownMenuTrigger
           data-testid="account-menu-toggle"
           className="group flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm font-medium text-fg hover:bg-surface-raised"
