@@ -19,6 +19,9 @@ export function tabHref(tab: NewsletterTab): string {
  * Radix tabs whose value is the URL's `?tab=` (the loader reads it): choosing a tab
  * navigates, so a reload or a shared link keeps it. Arrow keys move between the tabs
  * and Enter opens one (manual activation: moving does not load every tab on the way).
+ * Not the kit's UrlTabs, whose panels are all on the page already: here the loader
+ * reads only the chosen tab, and a tab starts again from its first page without the
+ * previous tab's search.
  */
 export function NewsletterTabs({ current, children }: { current: NewsletterTab; children: ReactNode }) {
   const navigate = useNavigate();
