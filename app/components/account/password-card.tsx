@@ -1,22 +1,19 @@
-import { getFormProps } from "@conform-to/react";
 import { KeyRound } from "lucide-react";
-import { FormErrors, SwitchField } from "~/components/forms/fields";
+import { SwitchField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { PasswordField } from "~/components/forms/password-field";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { useSchemaForm } from "~/lib/forms";
 import { changePasswordSchema } from "./schemas";
 
 /** Change password: the current one, then the new one twice (rules of password-policy.ts). */
 export function PasswordCard({ email }: { email: string }) {
-  const { fetcher, lastResult, busy } = useActionFetcher("change-password");
-  const [form, fields] = useSchemaForm({
+  const change = useIntentForm({
+    intent: "change-password",
     schema: changePasswordSchema,
-    id: "change-password",
-    lastResult,
     defaultValue: { revokeOtherSessions: true },
   });
+  const { fields, busy } = change;
   return (
     <section aria-labelledby="password-title">
       <Card>
@@ -30,17 +27,14 @@ export function PasswordCard({ email }: { email: string }) {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <fetcher.Form
-            method="post"
-            {...getFormProps(form)}
+          <IntentForm
+            state={change}
             className="flex flex-col gap-4"
             data-testid="password-form"
             aria-labelledby="password-title"
           >
-            <input type="hidden" name="intent" value="change-password" />
             {/* For password managers: whose password this is. */}
             <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-            <FormErrors errors={form.errors} id={form.errorId} />
             <PasswordField meta={fields.currentPassword} label="Current password" autoComplete="current-password" />
             <PasswordField meta={fields.newPassword} label="New password" autoComplete="new-password" />
             <PasswordField meta={fields.confirmPassword} label="Confirm new password" autoComplete="new-password" />
@@ -50,7 +44,7 @@ export function PasswordCard({ email }: { email: string }) {
                 {busy ? "Changing…" : "Change password"}
               </Button>
             </div>
-          </fetcher.Form>
+          </IntentForm>
         </CardContent>
       </Card>
     </section>

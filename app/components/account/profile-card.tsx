@@ -1,11 +1,9 @@
-import { getFormProps } from "@conform-to/react";
 import { UserRound } from "lucide-react";
-import { FormErrors, InputField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
-import { useSchemaForm } from "~/lib/forms";
 import { nameSchema } from "./schemas";
 
 /** The user's full name, shown in the dashboard's greeting and the account menu. */
@@ -30,18 +28,10 @@ export function ProfileCard({ name, email }: { name: string; email: string }) {
 }
 
 function NameForm({ name, email }: { name: string; email: string }) {
-  const { fetcher, lastResult, busy } = useActionFetcher("update-name");
-  const [form, fields] = useSchemaForm({ schema: nameSchema, id: "update-name", lastResult, defaultValue: { name } });
+  const update = useIntentForm({ intent: "update-name", schema: nameSchema, defaultValue: { name } });
+  const { fields, busy } = update;
   return (
-    <fetcher.Form
-      method="post"
-      {...getFormProps(form)}
-      className="flex flex-col gap-4"
-      data-testid="name-form"
-      aria-labelledby="profile-title"
-    >
-      <input type="hidden" name="intent" value="update-name" />
-      <FormErrors errors={form.errors} id={form.errorId} />
+    <IntentForm state={update} className="flex flex-col gap-4" data-testid="name-form" aria-labelledby="profile-title">
       <TextField label="Email" value={email} readOnly autoComplete="username" hint="Your sign-in address." />
       <InputField meta={fields.name} label="Full name" autoComplete="name" />
       <div>
@@ -49,6 +39,6 @@ function NameForm({ name, email }: { name: string; email: string }) {
           {busy ? "Saving…" : "Save name"}
         </Button>
       </div>
-    </fetcher.Form>
+    </IntentForm>
   );
 }

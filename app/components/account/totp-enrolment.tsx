@@ -1,9 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { FormErrors, InputField } from "~/components/forms/fields";
+import { InputField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { PasswordField } from "~/components/forms/password-field";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
-import { useSchemaForm } from "~/lib/forms";
 import type { TotpEnrolment } from "../../../server/auth/account-changes.ts";
 import { totpCodeSchema, totpEnableSchema } from "./schemas";
 import { detailsOf } from "./shared";
@@ -19,22 +17,22 @@ export function StartEnrolment({
   pending: boolean;
   onStarted: (enrolment: TotpEnrolment) => void;
 }) {
-  const { fetcher, lastResult, busy } = useActionFetcher("totp-enable", {
+  const enable = useIntentForm({
+    intent: "totp-enable",
+    schema: totpEnableSchema,
     onSuccess: (answer) => {
       const { enrolment } = detailsOf(answer);
       if (enrolment) onStarted(enrolment);
     },
   });
-  const [form, fields] = useSchemaForm({ schema: totpEnableSchema, id: "totp-enable", lastResult });
+  const { fields, busy } = enable;
   return (
-    <fetcher.Form
-      method="post"
-      {...getFormProps(form)}
+    <IntentForm
+      state={enable}
       className="flex flex-col gap-4"
       data-testid="totp-enable-form"
       aria-label="Set up two-factor authentication"
     >
-      <input type="hidden" name="intent" value="totp-enable" />
       {pending && (
         <p className="text-sm text-fg-muted" data-testid="two-factor-pending">
           A setup was started but never confirmed with a code, so it is not used at sign-in. Start again to get a new QR
@@ -42,7 +40,6 @@ export function StartEnrolment({
         </p>
       )}
       <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-      <FormErrors errors={form.errors} id={form.errorId} />
       <PasswordField
         meta={fields.password}
         label="Confirm your password"
@@ -54,7 +51,7 @@ export function StartEnrolment({
           {busy ? "Starting…" : "Set up two-factor authentication"}
         </Button>
       </div>
-    </fetcher.Form>
+    </IntentForm>
   );
 }
 
@@ -73,10 +70,12 @@ export function ConfirmEnrolment({
   onConfirmed: (backupCodes: string[]) => void;
   onCancel: () => void;
 }) {
-  const { fetcher, lastResult, busy } = useActionFetcher("totp-verify", {
+  const verify = useIntentForm({
+    intent: "totp-verify",
+    schema: totpCodeSchema,
     onSuccess: (answer) => onConfirmed(detailsOf(answer).backupCodes ?? []),
   });
-  const [form, fields] = useSchemaForm({ schema: totpCodeSchema, id: "totp-verify", lastResult });
+  const { fields, busy } = verify;
   return (
     <div className="flex flex-col gap-4" data-testid="totp-enrolment">
       <ol className="flex list-decimal flex-col gap-4 pl-5 text-sm text-fg">
@@ -105,15 +104,12 @@ export function ConfirmEnrolment({
           <p>Enter the code the app shows to confirm. Two-factor authentication is on only once it is confirmed.</p>
         </li>
       </ol>
-      <fetcher.Form
-        method="post"
-        {...getFormProps(form)}
+      <IntentForm
+        state={verify}
         className="flex flex-col gap-4"
         data-testid="totp-verify-form"
         aria-label="Confirm two-factor authentication"
       >
-        <input type="hidden" name="intent" value="totp-verify" />
-        <FormErrors errors={form.errors} id={form.errorId} />
         <InputField
           meta={fields.code}
           label="6-digit code"
@@ -129,7 +125,7 @@ export function ConfirmEnrolment({
             Cancel
           </Button>
         </div>
-      </fetcher.Form>
+      </IntentForm>
     </div>
   );
 }

@@ -1,13 +1,10 @@
-import { getFormProps } from "@conform-to/react";
 import { KeyRound, ShieldOff } from "lucide-react";
 import { useState } from "react";
-import { FormErrors } from "~/components/forms/fields";
 import { FormDialog } from "~/components/forms/form-dialog";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { PasswordField } from "~/components/forms/password-field";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
-import { useSchemaForm } from "~/lib/forms";
 import { BackupCodes } from "./backup-codes";
 import { backupCodesSchema, totpDisableSchema } from "./schemas";
 import { detailsOf } from "./shared";
@@ -83,15 +80,15 @@ function BackupCodesDialog({ email }: { email: string }) {
 }
 
 function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: string[]) => void }) {
-  const { fetcher, lastResult, busy } = useActionFetcher("backup-codes", {
+  const regenerate = useIntentForm({
+    intent: "backup-codes",
+    schema: backupCodesSchema,
     onSuccess: (answer) => onCodes(detailsOf(answer).backupCodes ?? []),
   });
-  const [form, fields] = useSchemaForm({ schema: backupCodesSchema, id: "backup-codes", lastResult });
+  const { fields, busy } = regenerate;
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" data-testid="backup-codes-form">
-      <input type="hidden" name="intent" value="backup-codes" />
+    <IntentForm state={regenerate} className="flex flex-col gap-4" data-testid="backup-codes-form">
       <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-      <FormErrors errors={form.errors} id={form.errorId} />
       <PasswordField meta={fields.password} label="Confirm your password" autoComplete="current-password" />
       <DialogFooter>
         <DialogClose asChild>
@@ -101,6 +98,6 @@ function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: s
           {busy ? "Creating…" : "Create new backup codes"}
         </Button>
       </DialogFooter>
-    </fetcher.Form>
+    </IntentForm>
   );
 }

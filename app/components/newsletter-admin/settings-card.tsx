@@ -1,10 +1,8 @@
-import { getFormProps } from "@conform-to/react";
 import { Save } from "lucide-react";
-import { FormErrors, InputField, SwitchField, TextareaField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField, SwitchField, TextareaField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { useSchemaForm } from "~/lib/forms";
 import { newsletterSettingsSchema } from "./schemas";
 
 export interface NewsletterSettingsValues {
@@ -21,13 +19,13 @@ export function NewsletterSettingsCard({
   settings: NewsletterSettingsValues;
   canEdit: boolean;
 }) {
-  const { fetcher, lastResult, busy } = useActionFetcher("save-settings");
-  const [form, fields] = useSchemaForm({
+  const save = useIntentForm({
+    intent: "save-settings",
     schema: newsletterSettingsSchema,
     id: "newsletter-settings",
-    lastResult,
     defaultValue: { ...settings, auto_send_enabled: settings.auto_send_enabled === "true" },
   });
+  const { fields, busy } = save;
   return (
     <Card>
       <CardHeader>
@@ -40,11 +38,9 @@ export function NewsletterSettingsCard({
             Only administrators can change the newsletter settings.
           </p>
         )}
-        <fetcher.Form method="post" {...getFormProps(form)} data-testid="newsletter-settings-form">
-          <input type="hidden" name="intent" value="save-settings" />
+        <IntentForm state={save} data-testid="newsletter-settings-form">
           {/* A disabled fieldset disables every control inside, the switch's button included. */}
           <fieldset disabled={!canEdit} className="flex min-w-0 flex-col gap-5">
-            <FormErrors errors={form.errors} id={form.errorId} />
             <SwitchField
               meta={fields.auto_send_enabled}
               label="Automatic post notifications"
@@ -61,7 +57,7 @@ export function NewsletterSettingsCard({
               </div>
             )}
           </fieldset>
-        </fetcher.Form>
+        </IntentForm>
       </CardContent>
     </Card>
   );

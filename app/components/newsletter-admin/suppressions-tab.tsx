@@ -1,13 +1,11 @@
-import { getFormProps } from "@conform-to/react";
 import { ShieldOff, ShieldPlus, Trash2 } from "lucide-react";
 import { ConfirmAction } from "~/components/forms/confirm-action";
-import { FormErrors, InputField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Table, TableActions, TableBody, TableCell, TableHead, TableRow } from "~/components/ui/table";
-import { useSchemaForm } from "~/lib/forms";
 import type { SuppressionPage } from "../../../server/newsletter/admin.ts";
 import { addSuppressionSchema } from "./schemas";
 import { formatDate, Pagination } from "./shared";
@@ -91,8 +89,8 @@ export function SuppressionsTab({ result, search }: SuppressionsTabProps) {
 }
 
 function AddSuppressionCard() {
-  const { fetcher, lastResult, busy } = useActionFetcher("add-suppression");
-  const [form, fields] = useSchemaForm({ schema: addSuppressionSchema, id: "add-suppression", lastResult });
+  const add = useIntentForm({ intent: "add-suppression", schema: addSuppressionSchema });
+  const { fields, busy } = add;
   return (
     <Card>
       <CardHeader>
@@ -100,14 +98,7 @@ function AddSuppressionCard() {
         <CardDescription>An address on this list never receives any email from the site.</CardDescription>
       </CardHeader>
       <CardContent>
-        <fetcher.Form
-          method="post"
-          {...getFormProps(form)}
-          className="flex flex-col gap-4"
-          data-testid="add-suppression-form"
-        >
-          <input type="hidden" name="intent" value="add-suppression" />
-          <FormErrors errors={form.errors} id={form.errorId} />
+        <IntentForm state={add} className="flex flex-col gap-4" data-testid="add-suppression-form">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
             <InputField meta={fields.email} label="Email" type="email" autoComplete="off" className="sm:flex-1" />
             <InputField meta={fields.reason} label="Reason (optional)" className="sm:flex-1" />
@@ -116,7 +107,7 @@ function AddSuppressionCard() {
               {busy ? "Adding..." : "Add"}
             </Button>
           </div>
-        </fetcher.Form>
+        </IntentForm>
       </CardContent>
     </Card>
   );

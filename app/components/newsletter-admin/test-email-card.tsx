@@ -1,16 +1,14 @@
-import { getFormProps } from "@conform-to/react";
 import { Send } from "lucide-react";
-import { FormErrors, InputField, TextareaField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField, TextareaField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { useSchemaForm } from "~/lib/forms";
 import { testEmailSchema } from "../../../server/newsletter/test-email-input.ts";
 
 /** The Send Test Email card: a notification email with sample content, "[TEST]" in the subject. */
 export function TestEmailCard() {
-  const { fetcher, lastResult, busy } = useActionFetcher("send-test-email");
-  const [form, fields] = useSchemaForm({ schema: testEmailSchema, id: "test-email", lastResult });
+  const send = useIntentForm({ intent: "send-test-email", schema: testEmailSchema, id: "test-email" });
+  const { fields, busy } = send;
   return (
     <Card>
       <CardHeader>
@@ -18,14 +16,7 @@ export function TestEmailCard() {
         <CardDescription>Preview the notification email subscribers get when something is published.</CardDescription>
       </CardHeader>
       <CardContent>
-        <fetcher.Form
-          method="post"
-          {...getFormProps(form)}
-          className="flex flex-col gap-5"
-          data-testid="test-email-form"
-        >
-          <input type="hidden" name="intent" value="send-test-email" />
-          <FormErrors errors={form.errors} id={form.errorId} />
+        <IntentForm state={send} className="flex flex-col gap-5" data-testid="test-email-form">
           <InputField meta={fields.email} label="Recipient email" type="email" autoComplete="email" />
           <InputField meta={fields.post_title} label="Sample post title" placeholder="My new post" />
           <TextareaField meta={fields.post_summary} label="Sample post summary" rows={3} />
@@ -41,7 +32,7 @@ export function TestEmailCard() {
               {busy ? "Sending..." : "Send Test Email"}
             </Button>
           </div>
-        </fetcher.Form>
+        </IntentForm>
       </CardContent>
     </Card>
   );

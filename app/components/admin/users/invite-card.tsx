@@ -1,10 +1,9 @@
-import { getFormProps } from "@conform-to/react";
 import { Send } from "lucide-react";
-import { FormErrors, InputField, SelectField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField, SelectField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { type FormActionData, useSchemaForm } from "~/lib/forms";
+import type { FormActionData } from "~/lib/forms";
 import { inviteSchema, ROLE_OPTIONS } from "./schemas";
 
 /** What the invite intent answers besides the toast: the link, for when the email does not arrive. */
@@ -14,13 +13,8 @@ export interface InvitationDetails {
 
 /** Invite by email: the address and the role; after sending, the link is shown once. */
 export function InviteCard() {
-  const { fetcher, answer, lastResult, busy } = useActionFetcher("invite");
-  const [form, fields] = useSchemaForm({
-    schema: inviteSchema,
-    id: "invite",
-    lastResult,
-    defaultValue: { role: "editor" },
-  });
+  const invite = useIntentForm({ intent: "invite", schema: inviteSchema, defaultValue: { role: "editor" } });
+  const { fields, busy, answer } = invite;
   const invitationUrl = (answer as (FormActionData & InvitationDetails) | undefined)?.invitationUrl;
   return (
     <Card>
@@ -32,9 +26,7 @@ export function InviteCard() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" data-testid="invite-form">
-          <input type="hidden" name="intent" value="invite" />
-          <FormErrors errors={form.errors} id={form.errorId} />
+        <IntentForm state={invite} className="flex flex-col gap-4" data-testid="invite-form">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
             <InputField meta={fields.email} label="Email" type="email" autoComplete="off" className="sm:flex-1" />
             <SelectField meta={fields.role} label="Role" options={ROLE_OPTIONS} className="sm:w-44" />
@@ -43,7 +35,7 @@ export function InviteCard() {
               {busy ? "Sending…" : "Send invitation"}
             </Button>
           </div>
-        </fetcher.Form>
+        </IntentForm>
         {invitationUrl && (
           <div className="rounded-md border border-line p-3 text-sm" data-testid="invitation-link">
             <p className="text-fg-muted">If the email does not arrive, you can share this link with them directly:</p>
