@@ -47,17 +47,23 @@ function item(page: Page, list: string, name: string): Locator {
 }
 
 /**
- * Moves an item one place down with the keyboard, as a keyboard user does: each key
- * waits for dnd-kit to take the previous one in (the item picked up, the move
- * announced), since it measures the list between them.
+ * Moves an item one place down with the keyboard, as a keyboard user does: Space picks
+ * it up, ArrowDown moves it, Space drops it. dnd-kit starts listening for the arrows a
+ * moment after the pick-up, so ArrowDown is pressed until the move is announced (at
+ * most one place: the announcement stops the presses).
  */
 async function dragDownByKeyboard(page: Page, name: string, position: number, size: number): Promise<void> {
   const handle = page.getByRole("button", { name: `Reorder ${name}`, exact: true });
   await handle.focus();
   await page.keyboard.press("Space");
   await expect.poll(() => handle.getAttribute("aria-pressed")).toBe("true");
-  await page.keyboard.press("ArrowDown");
-  await page.getByText(`${name} is now at position ${position + 1} of ${size}.`).waitFor({ state: "attached" });
+  const moved = page.getByText(`${name} is now at position ${position + 1} of ${size}.`);
+  await expect
+    .poll(async () => {
+      if ((await moved.count()) === 0) await page.keyboard.press("ArrowDown");
+      return moved.count();
+    })
+    .toBe(1);
   await page.keyboard.press("Space");
 }
 

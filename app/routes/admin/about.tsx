@@ -1,11 +1,10 @@
-import type { ShouldRevalidateFunction } from "react-router";
-import { AboutTabs, onlyTabChanged } from "~/components/about-admin/about-tabs";
 import { BiographyForm } from "~/components/about-admin/biography-form";
 import { CertificationsList } from "~/components/about-admin/certifications";
 import { aboutIntents } from "~/components/about-admin/intents.server";
 import { SkillsList } from "~/components/about-admin/skills";
 import { TimelineEventsList } from "~/components/about-admin/timeline-events";
 import { PageHeader } from "~/components/ui/page-header";
+import { skipRevalidationForTabs, UrlTabs } from "~/components/ui/url-tabs";
 import { servicesContext } from "~/context";
 import { contentStoreFor } from "~/lib/content-store.server";
 import { runFormAction } from "~/lib/form-action.server";
@@ -41,19 +40,26 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 // Choosing a tab changes the address only: every tab's data is on the page already.
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  defaultShouldRevalidate,
-}) => (formMethod === undefined && onlyTabChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate);
+export const shouldRevalidate = skipRevalidationForTabs;
+
+/** The spec's four tabs, in its order; the first is the page without `?tab=`. */
+const ABOUT_TABS = [
+  { id: "biography", label: "Biography & Content" },
+  { id: "certifications", label: "Certifications" },
+  { id: "skills", label: "Skills" },
+  { id: "timeline", label: "Timeline" },
+] as const;
 
 export default function AdminAboutPage({ loaderData }: Route.ComponentProps) {
   const { content, certifications, skills, timeline } = loaderData;
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="About" description="The public About page: its introduction and its lists." />
-      <AboutTabs
+      <UrlTabs
+        tabs={ABOUT_TABS}
+        label="About page sections"
+        // Four tabs do not fit a phone's width in a row: two rows of two.
+        listClassName="max-sm:grid max-sm:grid-cols-2"
         panels={{
           biography: <BiographyForm content={content} />,
           certifications: <CertificationsList list={certifications} />,
