@@ -372,9 +372,15 @@ describe.each(LOOKS)("the account page in the $theme theme", ({ theme, viewport 
       const regenerate = page.getByRole("button", { name: "Create new backup codes" });
       await expectKeyboardDialog(page, regenerate);
       await regenerate.click();
-      await page.getByRole("dialog", { name: "Create new backup codes" }).getByLabel("Confirm your password").waitFor();
-      await checkState(page, theme, "the backup codes dialog");
-      await page.keyboard.press("Escape");
+      const codesDialog = page.getByRole("dialog", { name: "Create new backup codes" });
+      await codesDialog.getByLabel("Confirm your password").fill(TEST_PASSWORD);
+      await codesDialog.getByRole("button", { name: "Create new backup codes" }).click();
+      await codesDialog.getByTestId("backup-codes").waitFor();
+      await checkState(page, theme, "the backup codes dialog with new codes");
+      await codesDialog.getByRole("button", { name: "Done" }).click();
+      await codesDialog.waitFor({ state: "hidden" });
+      // The codes shown since setting it up no longer work: the card stops showing them.
+      expect(await page.getByTestId("backup-codes").count()).toBe(0);
       await page.getByRole("button", { name: "Turn off two-factor authentication" }).click();
       await page.getByRole("dialog", { name: "Turn off two-factor authentication" }).waitFor();
       await checkState(page, theme, "the turn-off dialog");

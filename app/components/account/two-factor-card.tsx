@@ -1,5 +1,5 @@
 import { ShieldCheck } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { TwoFactorState } from "../../../server/auth/account.ts";
@@ -22,6 +22,10 @@ export interface TwoFactorCardProps {
 export function TwoFactorCard({ state, email }: TwoFactorCardProps) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment>();
   const [backupCodes, setBackupCodes] = useState<string[]>();
+  // Turned off: the codes shown since setting it up no longer work.
+  useEffect(() => {
+    if (state === "off") setBackupCodes(undefined);
+  }, [state]);
   return (
     <section aria-labelledby="two-factor-title" data-testid="two-factor">
       <Card>
@@ -42,7 +46,7 @@ export function TwoFactorCard({ state, email }: TwoFactorCardProps) {
         <CardContent className="flex flex-col gap-4">
           {backupCodes && backupCodes.length > 0 && <BackupCodes codes={backupCodes} />}
           {state === "on" ? (
-            <TwoFactorOn email={email} />
+            <TwoFactorOn email={email} onCodesReplaced={() => setBackupCodes(undefined)} />
           ) : enrolment ? (
             <ConfirmEnrolment
               enrolment={enrolment}

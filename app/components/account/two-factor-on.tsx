@@ -10,10 +10,10 @@ import { backupCodesSchema, totpDisableSchema } from "./schemas";
 import { detailsOf } from "./shared";
 
 /** With two-factor on: new backup codes, or turn it off; each asks for the password again. */
-export function TwoFactorOn({ email }: { email: string }) {
+export function TwoFactorOn({ email, onCodesReplaced }: { email: string; onCodesReplaced: () => void }) {
   return (
     <div className="flex flex-wrap gap-3">
-      <BackupCodesDialog email={email} />
+      <BackupCodesDialog email={email} onCodesReplaced={onCodesReplaced} />
       <FormDialog
         title="Turn off two-factor authentication"
         description="Sign-in will ask for your password only. Your authenticator app and backup codes stop working."
@@ -44,7 +44,7 @@ export function TwoFactorOn({ email }: { email: string }) {
  * New backup codes in a dialog that shows them once made, until closed: the codes are
  * in the answer only, never stored where the page could show them again.
  */
-function BackupCodesDialog({ email }: { email: string }) {
+function BackupCodesDialog({ email, onCodesReplaced }: { email: string; onCodesReplaced: () => void }) {
   const [open, setOpen] = useState(false);
   const [codes, setCodes] = useState<string[]>();
   return (
@@ -72,7 +72,15 @@ function BackupCodesDialog({ email }: { email: string }) {
             </DialogFooter>
           </>
         ) : (
-          open && <BackupCodesForm email={email} onCodes={setCodes} />
+          open && (
+            <BackupCodesForm
+              email={email}
+              onCodes={(fresh) => {
+                setCodes(fresh);
+                onCodesReplaced();
+              }}
+            />
+          )
         )}
       </DialogContent>
     </Dialog>
