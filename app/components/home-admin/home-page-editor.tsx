@@ -1,10 +1,8 @@
-import { getFormProps } from "@conform-to/react";
 import { Save } from "lucide-react";
-import { FormErrors, InputField, SwitchField, TextareaField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField, SwitchField, TextareaField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { useSchemaForm } from "~/lib/forms";
 import type { HomeEditorContent } from "../../../server/content/home.ts";
 import { HOME_CONTENT_KEYS } from "../../../server/content/home-input.ts";
 import { homePageFormSchema, SAVE_HOME_PAGE_INTENT } from "./schemas";
@@ -18,27 +16,24 @@ const LINK_HINT = "A path of this site (/projects) or an http(s) address; empty 
  * refused as a whole and the form keeps what was typed.
  */
 export function HomePageEditor({ content }: { content: HomeEditorContent }) {
-  const { fetcher, lastResult, busy } = useActionFetcher(SAVE_HOME_PAGE_INTENT);
-  const [form, fields] = useSchemaForm({
+  const state = useIntentForm({
+    intent: SAVE_HOME_PAGE_INTENT,
     schema: homePageFormSchema,
-    id: SAVE_HOME_PAGE_INTENT,
-    lastResult,
     defaultValue: {
       ...content,
       newsletter_section_visible: { value: content.newsletter_section_visible.value === "true" ? "on" : "" },
     },
   });
+  const { fields, busy } = state;
   const value = (key: (typeof HOME_CONTENT_KEYS)[number]) => fields[key].getFieldset().value;
   const primary = fields.button_primary_text.getFieldset();
   const secondary = fields.button_secondary_text.getFieldset();
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-6" data-testid="home-page-editor">
-      <input type="hidden" name="intent" value={SAVE_HOME_PAGE_INTENT} />
+    <IntentForm state={state} className="flex flex-col gap-6" data-testid="home-page-editor">
       {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
       {HOME_CONTENT_KEYS.map((key) => (
         <input key={key} type="hidden" name={fields[key].getFieldset().revision.name} value={content[key].revision} />
       ))}
-      <FormErrors errors={form.errors} id={form.errorId} />
       <Card>
         <CardHeader>
           <CardTitle>Hero</CardTitle>
@@ -86,6 +81,6 @@ export function HomePageEditor({ content }: { content: HomeEditorContent }) {
           {busy ? "Saving..." : "Save Home Page"}
         </Button>
       </div>
-    </fetcher.Form>
+    </IntentForm>
   );
 }
