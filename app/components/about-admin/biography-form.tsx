@@ -1,10 +1,8 @@
-import { getFormProps } from "@conform-to/react";
 import { Save } from "lucide-react";
-import { FormErrors, InputField, TextareaField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField, TextareaField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { useSchemaForm } from "~/lib/forms";
 import type { AboutEditorContent } from "../../../server/content/about.ts";
 import { ABOUT_CONTENT_KEYS } from "../../../server/content/about-input.ts";
 import { aboutContentFormSchema, SAVE_ABOUT_CONTENT_INTENT } from "./schemas";
@@ -15,13 +13,12 @@ import { aboutContentFormSchema, SAVE_ABOUT_CONTENT_INTENT } from "./schemas";
  * so a save over someone else's change is refused and the form keeps what was typed.
  */
 export function BiographyForm({ content }: { content: AboutEditorContent }) {
-  const { fetcher, lastResult, busy } = useActionFetcher(SAVE_ABOUT_CONTENT_INTENT);
-  const [form, fields] = useSchemaForm({
+  const state = useIntentForm({
+    intent: SAVE_ABOUT_CONTENT_INTENT,
     schema: aboutContentFormSchema,
-    id: SAVE_ABOUT_CONTENT_INTENT,
-    lastResult,
     defaultValue: content,
   });
+  const { fields, busy } = state;
   const entry = (key: (typeof ABOUT_CONTENT_KEYS)[number]) => fields[key].getFieldset().value;
   return (
     <Card>
@@ -30,13 +27,7 @@ export function BiographyForm({ content }: { content: AboutEditorContent }) {
         <CardDescription>The introduction at the top of the public About page.</CardDescription>
       </CardHeader>
       <CardContent>
-        <fetcher.Form
-          method="post"
-          {...getFormProps(form)}
-          className="flex flex-col gap-5"
-          data-testid="biography-form"
-        >
-          <input type="hidden" name="intent" value={SAVE_ABOUT_CONTENT_INTENT} />
+        <IntentForm state={state} className="flex flex-col gap-5" data-testid="biography-form">
           {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
           {ABOUT_CONTENT_KEYS.map((key) => (
             <input
@@ -46,7 +37,6 @@ export function BiographyForm({ content }: { content: AboutEditorContent }) {
               value={content[key].revision}
             />
           ))}
-          <FormErrors errors={form.errors} id={form.errorId} />
           <div className="grid gap-5 sm:grid-cols-2">
             <InputField meta={entry("about_name")} label="Name" autoComplete="off" />
             <InputField meta={entry("about_title")} label="Title" autoComplete="off" />
@@ -61,7 +51,7 @@ export function BiographyForm({ content }: { content: AboutEditorContent }) {
               {busy ? "Saving..." : "Save Content"}
             </Button>
           </div>
-        </fetcher.Form>
+        </IntentForm>
       </CardContent>
     </Card>
   );

@@ -1,10 +1,8 @@
-import { getFormProps } from "@conform-to/react";
 import { Save } from "lucide-react";
-import { FormErrors, InputField } from "~/components/forms/fields";
-import { useActionFetcher } from "~/components/forms/use-action-fetcher";
+import { InputField } from "~/components/forms/fields";
+import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { useSchemaForm } from "~/lib/forms";
 import type { SiteSettingsForEditor } from "../../../server/content/site-settings.ts";
 import { SITE_SETTING_KEYS } from "../../../server/content/site-settings-input.ts";
 import { SAVE_SITE_SETTINGS_INTENT, siteSettingsFormSchema } from "./schemas";
@@ -15,13 +13,12 @@ import { SAVE_SITE_SETTINGS_INTENT, siteSettingsFormSchema } from "./schemas";
  * else's change is refused and the form keeps what was typed.
  */
 export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor }) {
-  const { fetcher, lastResult, busy } = useActionFetcher(SAVE_SITE_SETTINGS_INTENT);
-  const [form, fields] = useSchemaForm({
+  const state = useIntentForm({
+    intent: SAVE_SITE_SETTINGS_INTENT,
     schema: siteSettingsFormSchema,
-    id: SAVE_SITE_SETTINGS_INTENT,
-    lastResult,
     defaultValue: settings,
   });
+  const { fields, busy } = state;
   return (
     <Card>
       <CardHeader>
@@ -29,13 +26,7 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor
         <CardDescription>Leave a link empty to hide its button.</CardDescription>
       </CardHeader>
       <CardContent>
-        <fetcher.Form
-          method="post"
-          {...getFormProps(form)}
-          className="flex flex-col gap-5"
-          data-testid="site-settings-form"
-        >
-          <input type="hidden" name="intent" value={SAVE_SITE_SETTINGS_INTENT} />
+        <IntentForm state={state} className="flex flex-col gap-5" data-testid="site-settings-form">
           {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
           {SITE_SETTING_KEYS.map((key) => (
             <input
@@ -45,7 +36,6 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor
               value={settings[key].revision}
             />
           ))}
-          <FormErrors errors={form.errors} id={form.errorId} />
           <InputField
             meta={fields.linkedin_url.getFieldset().value}
             label="LinkedIn profile URL"
@@ -64,7 +54,7 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor
               {busy ? "Saving..." : "Save Settings"}
             </Button>
           </div>
-        </fetcher.Form>
+        </IntentForm>
       </CardContent>
     </Card>
   );
