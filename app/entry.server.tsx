@@ -10,6 +10,8 @@ import {
   ServerRouter,
 } from "react-router";
 import { NonceProvider } from "./components/nonce";
+import { RequestThemeProvider } from "./components/theme/page-theme";
+import { themeFromCookieHeader } from "./components/theme/theme";
 import { type AppServices, requestContext, servicesContext } from "./context";
 
 export const streamTimeout = 5_000;
@@ -40,7 +42,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider nonce={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <RequestThemeProvider theme={themeFromCookieHeader(request.headers.get("cookie"))}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RequestThemeProvider>
       </NonceProvider>,
       {
         nonce,

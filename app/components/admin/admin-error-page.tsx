@@ -8,8 +8,7 @@ import { AdminShell } from "./admin-shell";
  * An admin page that failed: Access Denied for the guard's 403s, the error message
  * otherwise. Inside the admin shell when the viewer is known, so an editor can
  * navigate on; a user without any role gets the message alone (no admin screen to go
- * to). Shown by the admin layout's error boundary and, for a page load the guard
- * refused, by the root's.
+ * to). Shown by the admin layout's error boundary.
  */
 export default function AdminErrorPage({ error, viewer }: { error: unknown; viewer?: AuthViewer }) {
   const reason = accessDeniedReason(error);

@@ -5,7 +5,6 @@ import { SkipLink } from "~/components/site/skip-link";
 import { ThemeMenu } from "~/components/theme/theme-menu";
 import { Spinner } from "~/components/ui/spinner";
 import { Toaster } from "~/components/ui/toaster";
-import "~/components/ui/toast-contrast.css";
 import { SITE_NAME } from "~/lib/meta";
 import { AccountMenu } from "./account-menu";
 import { AdminDrawer } from "./admin-drawer";

@@ -1,6 +1,5 @@
 import { Monitor, Moon, Sun } from "lucide-react";
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
-import { useRevalidator } from "react-router";
 import { Button } from "~/components/ui/button";
 import {
   DropdownMenu,
@@ -8,8 +7,8 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
-import { isTheme, type Theme, themeCookie } from "./theme";
-import { usePageTheme } from "./use-theme";
+import { choosePageTheme, usePageTheme } from "./page-theme";
+import { isTheme, type Theme } from "./theme";
 
 const OPTIONS: ReadonlyArray<{ theme: Theme; label: string; Icon: typeof Sun }> = [
   { theme: "light", label: "Light", Icon: Sun },
@@ -19,19 +18,14 @@ const OPTIONS: ReadonlyArray<{ theme: Theme; label: string; Icon: typeof Sun }> 
 
 /**
  * The admin header's theme choice (the same cookie as the public site's toggle). The
- * admin runs with JavaScript: the choice applies at once and the root loader, which
- * puts the theme on <html>, is read again.
+ * admin runs with JavaScript: the choice applies at once.
  */
 export function ThemeMenu() {
   const theme = usePageTheme();
-  const revalidator = useRevalidator();
   const Current = OPTIONS.find((option) => option.theme === theme)?.Icon ?? Monitor;
 
   function choose(value: string) {
-    if (!isTheme(value)) return;
-    document.cookie = themeCookie(value, window.location.protocol === "https:");
-    document.documentElement.dataset.theme = value;
-    void revalidator.revalidate();
+    if (isTheme(value)) choosePageTheme(value);
   }
 
   return (

@@ -1,5 +1,6 @@
 import { Toaster as SonnerToaster } from "sonner";
-import { usePageTheme } from "~/components/theme/use-theme";
+import { usePageTheme } from "~/components/theme/page-theme";
+import "./toast-contrast.css";
 
 /**
  * Where toasts appear (mounted once, in the root layout). Every toast of ours also has

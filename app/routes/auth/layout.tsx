@@ -3,7 +3,6 @@ import { Link, Outlet } from "react-router";
 import { RouteErrorMessage } from "~/components/errors/error-message";
 import { SkipLink } from "~/components/site/skip-link";
 import { Toaster } from "~/components/ui/toaster";
-import "~/components/ui/toast-contrast.css";
 import { SITE_NAME, siteMeta } from "~/lib/meta";
 import type { Route } from "./+types/layout";
 
