@@ -184,13 +184,14 @@ describe.each(TEST_DIALECTS)("the Home Page Editor on %s", (dialect) => {
         await page.getByRole("tab", { name: "Home Page Editor" }).focus();
         await page.keyboard.press("ArrowRight");
         await page.waitForURL(`${site.base}/admin/home?tab=newsletter`);
-        expect(await page.getByRole("tab", { name: "Newsletter Settings" }).getAttribute("aria-selected")).toBe("true");
+        await page.getByRole("tab", { name: "Newsletter Settings", selected: true }).waitFor();
         await page.getByTestId("newsletter-settings-form").waitFor();
         await checkState(page, theme, "Newsletter Settings");
 
         await page.reload();
         await waitForHydration(page);
-        expect(await page.getByRole("tab", { name: "Newsletter Settings" }).getAttribute("aria-selected")).toBe("true");
+        await page.getByRole("tab", { name: "Newsletter Settings", selected: true }).waitFor();
+        expect(await page.getByRole("tab", { name: "Home Page Editor" }).getAttribute("aria-selected")).toBe("false");
       });
     },
   );

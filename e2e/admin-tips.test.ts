@@ -20,7 +20,7 @@ const ACCOUNTS = {
   colleague: { email: "cora@example.com", name: "Cora Colleague", role: "editor" as const },
 };
 
-const LINK_MESSAGE = "Enter a URL starting with http://, https:// or /";
+const LINK_MESSAGE = "Enter a URL starting with http:// or https://";
 const STALE_MESSAGE = "This tip was changed by someone else since you opened it. Reload to see the latest version.";
 
 const SEEDED = [
