@@ -48,6 +48,35 @@ const HARMFUL_FORM = new URLSearchParams({
   linkedin_url: "https://example.com/guard-matrix",
 }).toString();
 
+/**
+ * The admin screens' own intents, aimed at the rows seeded below: each would change
+ * data if the action ran. Every refused request of the matrix posts all of them.
+ */
+const HARMFUL_FIELDS: Array<Record<string, string>> = [
+  { intent: "create-chapter", title: "Guard matrix chapter" },
+  { intent: "update-chapter", id: "chapter-guard", revision: "1", title: "Defaced", published: "on" },
+  { intent: "delete-chapter", id: "chapter-guard" },
+  { intent: "add-section", chapterId: "chapter-guard", type: "text", content: "Injected" },
+  { intent: "update-section", id: "section-guard", revision: "1", type: "text", content: "Defaced" },
+  { intent: "delete-section", id: "section-guard" },
+  { intent: "move-section", id: "section-guard", direction: "down", listRevision: "0" },
+  { intent: "create-tip", title: "Injected tip", category: "AWS" },
+  { intent: "update-tip", id: "tip-guard", revision: "1", title: "Defaced", category: "AWS" },
+  { intent: "delete-tip", id: "tip-guard" },
+  { intent: "create-resource", name: "Injected", url: "https://evil.example/" },
+  { intent: "delete-resource", id: "resource-guard" },
+  { intent: "create-certification", name: "Injected certification" },
+  { intent: "delete-certification", id: "cert-guard" },
+  { intent: "create-skill", name: "Injected skill", level: "50" },
+  { intent: "save-about-content", "about_name.revision": "0", "about_name.value": "Defaced" },
+  { intent: "save-site-settings", "linkedin_url.revision": "0", "linkedin_url.value": "https://evil.example/" },
+  { intent: "save-home-page", "hero_headline.revision": "0", "hero_headline.value": "Defaced" },
+  { intent: "save-settings", auto_send_enabled: "on", welcome_email_subject: "x", welcome_email_body: "y" },
+  { intent: "add-suppression", email: "guard-matrix@example.com" },
+  { intent: "invite", email: "guard-matrix@example.com", role: "admin" },
+];
+const HARMFUL_INTENTS = [HARMFUL_FORM, ...HARMFUL_FIELDS.map((fields) => new URLSearchParams(fields).toString())];
+
 function label(route: FlatRoute): string {
   return `${route.path} (${route.file})`;
 }
@@ -131,6 +160,14 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
           .insertInto("resources")
           .values({ id: "resource-guard", name: "Guard resource", url: "https://example.com/" })
           .execute();
+        await db
+          .insertInto("chapter_sections")
+          .values({ id: "section-guard", chapter_id: "chapter-guard", type: "text", content: "Guard", order_index: 0 })
+          .execute();
+        await db
+          .insertInto("certifications")
+          .values({ id: "cert-guard", name: "Guard certification", order_index: 0 })
+          .execute();
       },
     });
     base = site.server.url;
@@ -149,17 +186,24 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
   const get = (path: string, cookie?: string) =>
     request(`${base}${path}`, { headers: { Accept: "text/html", ...(cookie ? { Cookie: cookie } : {}) } });
 
-  const post = (path: string, cookie?: string) =>
+  const post = (path: string, cookie?: string, form = HARMFUL_FORM) =>
     request(`${base}${path}`, {
       method: "POST",
       headers: {
         Origin: base,
         "Content-Type": "application/x-www-form-urlencoded",
-        "Content-Length": String(Buffer.byteLength(HARMFUL_FORM)),
+        "Content-Length": String(Buffer.byteLength(form)),
         ...(cookie ? { Cookie: cookie } : {}),
       },
-      body: HARMFUL_FORM,
+      body: form,
     });
+
+  /** Every harmful intent posted to the path: the answers, each labelled with its form. */
+  async function postEveryIntent(path: string, cookie?: string): Promise<Array<[string, RawResponse]>> {
+    const answers: Array<[string, RawResponse]> = [];
+    for (const form of HARMFUL_INTENTS) answers.push([`POST ${path} ${form}`, await post(path, cookie, form)]);
+    return answers;
+  }
 
   /** React Router's data request for a page: what a client-side navigation fetches. */
   const getData = (path: string, cookie?: string) =>
@@ -188,7 +232,9 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
     });
 
     it.each(pages)("POST %s redirects to /auth and runs no action", async (_name, route) => {
-      for (const target of postTargets(route)) expectRedirectToSignIn(await post(target), target);
+      for (const target of postTargets(route)) {
+        for (const [, response] of await postEveryIntent(target)) expectRedirectToSignIn(response, target);
+      }
     });
 
     it.each(pages)("the data request of %s returns no data, only the redirect", async (_name, route) => {
@@ -211,7 +257,11 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
     });
 
     it.each(pages)("POST %s is 403", async (_name, route) => {
-      for (const target of postTargets(route)) expect((await post(target, cookies.noRole)).status, target).toBe(403);
+      for (const target of postTargets(route)) {
+        for (const [form, response] of await postEveryIntent(target, cookies.noRole)) {
+          expect(response.status, form).toBe(403);
+        }
+      }
     });
 
     it.each(pages)("the data request of %s is 403", async (_name, route) => {
@@ -229,7 +279,11 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
     });
 
     it.each(adminOnly)("POST %s is 403", async (_name, route) => {
-      for (const target of postTargets(route)) expect((await post(target, cookies.editor)).status, target).toBe(403);
+      for (const target of postTargets(route)) {
+        for (const [form, response] of await postEveryIntent(target, cookies.editor)) {
+          expect(response.status, form).toBe(403);
+        }
+      }
     });
 
     it.each(adminOnly)("the data request of %s is 403", async (_name, route) => {
@@ -320,5 +374,30 @@ describe.each(TEST_DIALECTS)("the admin guard on %s", (dialect) => {
     const after = await snapshotDatabase(database);
     expect(rowCounts(after)).toEqual(rowCounts(before));
     expect(after).toEqual(before);
+  });
+
+  // After the check above: the refused forms were real, since the editor's own do harm.
+  it("would have done harm: the same forms from an editor change the rows they aim at", async () => {
+    const byIntent = (intent: string) => HARMFUL_INTENTS.find((form) => form.startsWith(`intent=${intent}&`)) as string;
+    const done = [
+      await post("/admin/projects", cookies.editor, byIntent("update-chapter")),
+      await post("/admin/tips", cookies.editor, byIntent("delete-tip")),
+      await post("/admin/resources", cookies.editor, byIntent("delete-resource")),
+      await post("/admin/about", cookies.editor, byIntent("delete-certification")),
+    ];
+    expect(done.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    const chapter = await database.db
+      .selectFrom("chapters")
+      .select("title")
+      .where("id", "=", "chapter-guard")
+      .execute();
+    expect(chapter).toEqual([{ title: "Defaced" }]);
+    for (const [table, id] of [
+      ["tips_resources", "tip-guard"],
+      ["resources", "resource-guard"],
+      ["certifications", "cert-guard"],
+    ] as const) {
+      expect(await database.db.selectFrom(table).select("id").where("id", "=", id).execute(), table).toEqual([]);
+    }
   });
 });
