@@ -9,6 +9,7 @@ import type {
 } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { deleteRow, type EditedTable, updateRowAtRevision } from "./edited-rows.ts";
 import { orderedIdsField, revisionField } from "./fields.ts";
 import {
   assertReorderOf,
@@ -34,8 +35,8 @@ import {
   type TimelineEventChanges,
   timelineEventChangesSchema,
 } from "./profile-input.ts";
-import { changedColumns, type EditedThing, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
-import { type ContentStore, defined, nextOrderIndex, writeContent } from "./store.ts";
+import { goneError } from "./revisions.ts";
+import { type ContentStore, nextOrderIndex, writeContent } from "./store.ts";
 
 /**
  * The certifications, skills and timeline_events tables (the About page's lists): the
@@ -77,14 +78,10 @@ export interface TimelineEventRecord {
 }
 
 /** One of the three lists: its table, what messages call an item, and its audit entity. */
-interface ListKind {
+interface ListKind extends EditedTable {
   table: "certifications" | "skills" | "timeline_events";
-  thing: EditedThing;
-  entity: string;
   idPrefix: string;
   key: string;
-  /** The column that names an item in the audit log. */
-  label: "name" | "title";
 }
 
 const CERTIFICATIONS: ListKind = {
@@ -185,50 +182,9 @@ async function insertLast<Row extends OrderedRow>(
   });
 }
 
-async function updateAtRevision<Row extends OrderedRow>(
-  store: ContentStore,
-  kind: ListKind,
-  id: string,
-  revision: number,
-  values: Record<string, unknown>,
-): Promise<Row> {
-  const saved = defined(values);
-  return writeContent(store, async ({ trx, audit }) => {
-    const db = trx as Kysely<any>;
-    const { row, before } = await saveAtRevision<Row>(kind.thing, revision, {
-      read: async () =>
-        (await db.selectFrom(kind.table).selectAll().where("id", "=", id).executeTakeFirst()) as Row | undefined,
-      holds: (current) => holdsValues(current, saved),
-      write: async () =>
-        (await db
-          .updateTable(kind.table)
-          .set((eb) => ({ ...saved, revision: eb("revision", "+", 1) }))
-          .where("id", "=", id)
-          .where("revision", "=", revision)
-          .returningAll()
-          .executeTakeFirst()) as Row | undefined,
-    });
-    if (before) {
-      const details = { changed: changedColumns(before, row, Object.keys(saved)) };
-      await audit({ action: `${kind.entity}.updated`, entity: kind.entity, entityId: id, details });
-    }
-    return row;
-  });
-}
-
-async function deleteItem(store: ContentStore, kind: ListKind, id: string): Promise<void> {
-  await writeContent(store, async ({ trx, audit }) => {
-    const row = await (trx as Kysely<any>)
-      .deleteFrom(kind.table)
-      .where("id", "=", id)
-      .returning(kind.label)
-      .executeTakeFirst();
-    if (!row) throw goneError(kind.thing);
-    await bumpListRevision(trx, kind.key);
-    const details = { [kind.label]: row[kind.label] };
-    await audit({ action: `${kind.entity}.deleted`, entity: kind.entity, entityId: id, details });
-  });
-}
+/** An item leaves its list, which gets a new revision. */
+const deleteItem = (store: ContentStore, kind: ListKind, id: string) =>
+  deleteRow(store, kind, id, ({ trx }) => bumpListRevision(trx, kind.key));
 
 /** Every order_index becomes the item's position in `ids`. */
 async function writePositions(trx: Kysely<Database>, kind: ListKind, rows: OrderedRow[], ids: readonly string[]) {
@@ -296,7 +252,7 @@ export const createCertification = async (store: ContentStore, input: NewCertifi
   toCertification(await insertLast(store, CERTIFICATIONS, parseInput(newCertificationSchema, input)));
 export const updateCertification = async (store: ContentStore, id: string, changes: CertificationChanges) => {
   const { revision, ...values } = parseInput(certificationChangesSchema, changes);
-  return toCertification(await updateAtRevision(store, CERTIFICATIONS, id, revision, values));
+  return toCertification(await updateRowAtRevision(store, CERTIFICATIONS, id, revision, values));
 };
 export const deleteCertification = (store: ContentStore, id: string) => deleteItem(store, CERTIFICATIONS, id);
 export const moveCertificationUp = (store: ContentStore, id: string, listRevision: number) =>
@@ -309,7 +265,7 @@ export const createSkill = async (store: ContentStore, input: NewSkill) =>
   toSkill(await insertLast(store, SKILLS, parseInput(newSkillSchema, input)));
 export const updateSkill = async (store: ContentStore, id: string, changes: SkillChanges) => {
   const { revision, ...values } = parseInput(skillChangesSchema, changes);
-  return toSkill(await updateAtRevision(store, SKILLS, id, revision, values));
+  return toSkill(await updateRowAtRevision(store, SKILLS, id, revision, values));
 };
 export const deleteSkill = (store: ContentStore, id: string) => deleteItem(store, SKILLS, id);
 export const moveSkillUp = (store: ContentStore, id: string, listRevision: number) =>
@@ -322,7 +278,7 @@ export const createTimelineEvent = async (store: ContentStore, input: NewTimelin
   toEvent(await insertLast(store, TIMELINE_EVENTS, parseInput(newTimelineEventSchema, input)));
 export const updateTimelineEvent = async (store: ContentStore, id: string, changes: TimelineEventChanges) => {
   const { revision, ...values } = parseInput(timelineEventChangesSchema, changes);
-  return toEvent(await updateAtRevision(store, TIMELINE_EVENTS, id, revision, values));
+  return toEvent(await updateRowAtRevision(store, TIMELINE_EVENTS, id, revision, values));
 };
 export const deleteTimelineEvent = (store: ContentStore, id: string) => deleteItem(store, TIMELINE_EVENTS, id);
 export const moveTimelineEventUp = (store: ContentStore, id: string, listRevision: number) =>

@@ -2,10 +2,10 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, RESOURCE_CATEGORIES, ResourcesTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { deleteRow, type EditedTable, updateRowAtRevision } from "./edited-rows.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
 import { type NewResource, newResourceSchema, type ResourceChanges, resourceChangesSchema } from "./resource-input.ts";
-import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
-import { type ContentStore, defined, writeContent } from "./store.ts";
+import { type ContentStore, writeContent } from "./store.ts";
 
 /** The resources table (the library on /resources): the only module that writes it. */
 
@@ -85,6 +85,8 @@ export async function createResource(store: ContentStore, input: NewResource): P
   });
 }
 
+const RESOURCES: EditedTable = { table: "resources", thing: "resource", entity: "resource", label: "name" };
+
 /** Changes a resource at the revision the editor saw. */
 export async function updateResource(
   store: ContentStore,
@@ -92,7 +94,7 @@ export async function updateResource(
   changes: ResourceChanges,
 ): Promise<ResourceRecord> {
   const { revision, ...data } = parseInput(resourceChangesSchema, changes);
-  const saved = defined({
+  const row = await updateRowAtRevision<ResourceRow>(store, RESOURCES, id, revision, {
     name: data.name,
     description: data.description,
     url: data.url,
@@ -100,33 +102,10 @@ export async function updateResource(
     featured: data.featured,
     order_index: data.orderIndex,
   });
-  return writeContent(store, async ({ trx, audit }) => {
-    const { row, before } = await saveAtRevision("resource", revision, {
-      read: () => trx.selectFrom("resources").selectAll().where("id", "=", id).executeTakeFirst(),
-      holds: (current) => holdsValues(current, saved),
-      write: () =>
-        trx
-          .updateTable("resources")
-          .set((eb) => ({ ...saved, revision: eb("revision", "+", 1) }))
-          .where("id", "=", id)
-          .where("revision", "=", revision)
-          .returningAll()
-          .executeTakeFirst(),
-    });
-    if (before) {
-      const details = { changed: changedColumns(before, row, Object.keys(saved)) };
-      await audit({ action: "resource.updated", entity: "resource", entityId: id, details });
-    }
-    return toResource(row);
-  });
+  return toResource(row);
 }
 
 /** Deleting a resource within its notification's grace period cancels the email. */
 export async function deleteResource(store: ContentStore, id: string): Promise<void> {
-  await writeContent(store, async ({ trx, store: inTransaction, audit }) => {
-    const row = await trx.deleteFrom("resources").where("id", "=", id).returning("name").executeTakeFirst();
-    if (!row) throw goneError("resource");
-    await contentWithdrawn(inTransaction, { type: "resource", id });
-    await audit({ action: "resource.deleted", entity: "resource", entityId: id, details: { name: row.name } });
-  });
+  await deleteRow(store, RESOURCES, id, (write) => contentWithdrawn(write.store, { type: "resource", id }));
 }

@@ -2,9 +2,9 @@ import type { Kysely, Selectable } from "kysely";
 import { type Database, TIP_CATEGORIES, type TIP_TYPES, type TipsResourcesTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { deleteRow, type EditedTable, updateRowAtRevision } from "./edited-rows.ts";
 import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
-import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
-import { type ContentStore, defined, writeContent } from "./store.ts";
+import { type ContentStore, writeContent } from "./store.ts";
 import { type NewTip, newTipSchema, type TipChanges, tipChangesSchema } from "./tip-input.ts";
 
 /** The tips_resources table (the Tips & Tricks cards): the only module that writes it. */
@@ -82,10 +82,12 @@ export async function createTip(store: ContentStore, input: NewTip): Promise<Tip
   });
 }
 
+const TIPS: EditedTable = { table: "tips_resources", thing: "tip", entity: "tip", label: "title" };
+
 /** Changes a tip at the revision the editor saw. */
 export async function updateTip(store: ContentStore, id: string, changes: TipChanges): Promise<TipRecord> {
   const { revision, ...data } = parseInput(tipChangesSchema, changes);
-  const saved = defined({
+  const row = await updateRowAtRevision<TipRow>(store, TIPS, id, revision, {
     category: data.category,
     title: data.title,
     description: data.description,
@@ -93,33 +95,10 @@ export async function updateTip(store: ContentStore, id: string, changes: TipCha
     type: data.type,
     order_index: data.orderIndex,
   });
-  return writeContent(store, async ({ trx, audit }) => {
-    const { row, before } = await saveAtRevision("tip", revision, {
-      read: () => trx.selectFrom("tips_resources").selectAll().where("id", "=", id).executeTakeFirst(),
-      holds: (current) => holdsValues(current, saved),
-      write: () =>
-        trx
-          .updateTable("tips_resources")
-          .set((eb) => ({ ...saved, revision: eb("revision", "+", 1) }))
-          .where("id", "=", id)
-          .where("revision", "=", revision)
-          .returningAll()
-          .executeTakeFirst(),
-    });
-    if (before) {
-      const details = { changed: changedColumns(before, row, Object.keys(saved)) };
-      await audit({ action: "tip.updated", entity: "tip", entityId: id, details });
-    }
-    return toTip(row);
-  });
+  return toTip(row);
 }
 
 /** Deleting a tip within its notification's grace period cancels the email. */
 export async function deleteTip(store: ContentStore, id: string): Promise<void> {
-  await writeContent(store, async ({ trx, store: inTransaction, audit }) => {
-    const row = await trx.deleteFrom("tips_resources").where("id", "=", id).returning("title").executeTakeFirst();
-    if (!row) throw goneError("tip");
-    await contentWithdrawn(inTransaction, { type: "tip", id });
-    await audit({ action: "tip.deleted", entity: "tip", entityId: id, details: { title: row.title } });
-  });
+  await deleteRow(store, TIPS, id, (write) => contentWithdrawn(write.store, { type: "tip", id }));
 }
