@@ -248,6 +248,12 @@ async function loadAbout(db: Kysely<Database>): Promise<AboutPage> {
     .orderBy("order_index")
     .orderBy("id")
     .execute();
+  const timeline = await db
+    .selectFrom("timeline_events")
+    .select(["id", "date", "title", "description", "category"])
+    .orderBy("order_index")
+    .orderBy("id")
+    .execute();
   const settings = await getSiteSettings(db);
   return {
     name: value("about_name"),
@@ -256,6 +262,7 @@ async function loadAbout(db: Kysely<Database>): Promise<AboutPage> {
     mission: value("about_mission"),
     certifications,
     skills,
+    timeline,
     linkedinUrl: settings.linkedin_url.trim() || null,
     resumeUrl: settings.resume_url.trim() || null,
   };

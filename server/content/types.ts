@@ -2,6 +2,7 @@ import type {
   CERTIFICATION_STATUSES,
   RESOURCE_CATEGORIES,
   SECTION_TYPES,
+  TIMELINE_CATEGORIES,
   TIP_CATEGORIES,
   TIP_TYPES,
 } from "../db/schema.ts";
@@ -105,6 +106,14 @@ export interface AboutPage {
     status: (typeof CERTIFICATION_STATUSES)[number];
   }>;
   skills: Array<{ id: string; name: string; level: number; category: string | null }>;
+  /** Milestones in the order the editor gave them. */
+  timeline: Array<{
+    id: string;
+    date: string;
+    title: string;
+    description: string;
+    category: (typeof TIMELINE_CATEGORIES)[number];
+  }>;
   linkedinUrl: string | null;
   resumeUrl: string | null;
 }

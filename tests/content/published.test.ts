@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { updateAboutContent } from "../../server/content/about.ts";
 import { createChapter, deleteChapter, updateChapter } from "../../server/content/chapters.ts";
 import { getHomeContentForEditor, updateHomeContent } from "../../server/content/home.ts";
-import { createCertification, createSkill, listSkills, moveSkillUp } from "../../server/content/profile.ts";
+import {
+  createCertification,
+  createSkill,
+  createTimelineEvent,
+  listSkills,
+  listTimelineEvents,
+  moveSkillUp,
+  moveTimelineEventUp,
+} from "../../server/content/profile.ts";
 import { createResource } from "../../server/content/resources.ts";
 import { createSection } from "../../server/content/sections.ts";
 import { updateSiteSettings } from "../../server/content/site-settings.ts";
@@ -125,7 +133,7 @@ describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
     expect(page.categories[0]?.resources[0]).toMatchObject({ name: "Course", category: "Learning", featured: false });
   });
 
-  it("about: site content, certifications and skills in order, links null when empty", async () => {
+  it("about: site content, certifications, skills and the timeline in order, links null when empty", async () => {
     await updateAboutContent(f.store, {
       about_name: { revision: 1, value: "Ada Lovelace" },
       about_bio_2: { revision: 1, value: "Second." },
@@ -135,6 +143,9 @@ describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
     await createSkill(f.store, { name: "AWS", level: 90 });
     const nessus = await createSkill(f.store, { name: "Nessus", category: "Tools" });
     await moveSkillUp(f.store, nessus.id, (await listSkills(f.handle.db)).revision);
+    await createTimelineEvent(f.store, { date: "2022-06", title: "Internship", category: "career" });
+    const degree = await createTimelineEvent(f.store, { date: "2021", title: "BSc", description: "Computer science." });
+    await moveTimelineEventUp(f.store, degree.id, (await listTimelineEvents(f.handle.db)).revision);
     await updateSiteSettings(f.store, {
       linkedin_url: { revision: 1, value: "https://linkedin.com/in/ada" },
       resume_url: { revision: 1, value: "" },
@@ -155,6 +166,10 @@ describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
     expect(about.skills).toEqual([
       { id: nessus.id, name: "Nessus", level: 50, category: "Tools" },
       expect.objectContaining({ name: "AWS", level: 90, category: null }),
+    ]);
+    expect(about.timeline).toEqual([
+      { id: degree.id, date: "2021", title: "BSc", description: "Computer science.", category: "project" },
+      expect.objectContaining({ date: "2022-06", title: "Internship", description: "", category: "career" }),
     ]);
   });
 

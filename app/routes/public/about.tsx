@@ -1,5 +1,5 @@
-import { Award, Briefcase, ExternalLink, FileText, Target } from "lucide-react";
-import { CERTIFICATION_STATUS_BADGES } from "~/components/about-admin/labels";
+import { Award, Briefcase, ExternalLink, FileText, Milestone, Target } from "lucide-react";
+import { CERTIFICATION_STATUS_BADGES, TIMELINE_CATEGORY_LABELS } from "~/components/about-admin/labels";
 import { isWebUrl } from "~/components/public/external";
 import { publicPageMeta, summarize } from "~/components/public/page-meta";
 import { STAGGER_CLASS, staggerStyle } from "~/components/public/stagger";
@@ -190,6 +190,30 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
               );
             })}
           </ul>
+        </section>
+      )}
+
+      {about.timeline.length > 0 && (
+        <section aria-labelledby="timeline-title">
+          <h2 id="timeline-title" className={SECTION_TITLE}>
+            <Milestone aria-hidden="true" className="size-6 text-accent" />
+            Timeline
+          </h2>
+          <ol data-testid="timeline" className="mt-6 space-y-6 border-l-2 border-line pl-6">
+            {about.timeline.map((event) => (
+              <li key={event.id} data-testid="timeline-event" className="relative">
+                <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                  <h3 className="text-lg font-semibold text-fg">{event.title}</h3>
+                  <Badge>{TIMELINE_CATEGORY_LABELS[event.category]}</Badge>
+                </div>
+                {event.date && <p className="font-mono text-sm text-accent">{event.date}</p>}
+                {event.description && (
+                  <p className="mt-2 max-w-3xl leading-relaxed text-fg-muted">{event.description}</p>
+                )}
+                <span aria-hidden="true" className="absolute top-1.5 -left-[1.9rem] size-3 rounded-full bg-accent" />
+              </li>
+            ))}
+          </ol>
         </section>
       )}
     </div>
