@@ -64,7 +64,7 @@ export function TableCell({ label, className, children, ...props }: TableCellPro
 /** The row's action buttons: at the end of the row, wrapping under the values on phones. */
 export function TableActions({ children }: { children: ReactNode }) {
   return (
-    <td className="py-3 text-right align-middle max-sm:py-0 max-sm:pt-1">
+    <td className="py-3 text-right align-middle max-sm:pt-1 max-sm:pb-0">
       <div className="flex flex-wrap items-center justify-end gap-1 max-sm:justify-start">{children}</div>
     </td>
   );
