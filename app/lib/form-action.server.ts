@@ -17,8 +17,13 @@ import type { FormActionData } from "./forms";
 
 export interface FormIntent<Schema extends z.ZodType = z.ZodType> {
   schema: Schema;
-  /** The failure toast's start, e.g. "Failed to update chapter": the message follows. */
-  failure: string;
+  /**
+   * The failure toast: a string is its start ("Failed to update chapter": the message
+   * follows); `{ title, unexpected }` is a title with the message as its description, or
+   * `unexpected` alone when the error is not one a person can act on (the spec's image
+   * toasts: "Delete failed" with the reason, or "Failed to delete image").
+   */
+  failure: string | { title: string; unexpected: string };
   /** Does the work; returns the success toast ("Chapter updated successfully!"). */
   run(value: z.output<Schema>): Promise<string | FeedbackMessage>;
   /** Whether the form goes back to its default values after success (default: true). */
@@ -60,7 +65,7 @@ export async function runFormAction(
         intent: intentName,
         ok: false,
         result: submission.reply(),
-        toast: { tone: "error", title: `${intent.failure}: ${firstError(submission) ?? UNKNOWN_FORM_MESSAGE}` },
+        toast: failureToast(intent.failure, firstError(submission) ?? UNKNOWN_FORM_MESSAGE, true),
       },
       { status: 400 },
     );
@@ -86,11 +91,18 @@ export async function runFormAction(
         intent: intentName,
         ok: false,
         result: submission.reply({ formErrors: [described.message], fieldErrors }),
-        toast: { tone: "error", title: `${intent.failure}: ${described.message}` },
+        toast: failureToast(intent.failure, described.message, described.expected),
       },
       { status: described.status },
     );
   }
+}
+
+function failureToast(failure: FormIntent["failure"], message: string, expected: boolean): FeedbackMessage {
+  if (typeof failure === "string") return { tone: "error", title: `${failure}: ${message}` };
+  return expected
+    ? { tone: "error", title: failure.title, description: message }
+    : { tone: "error", title: failure.unexpected };
 }
 
 /** Reads no field: only used to build the reply to an unknown intent. */
