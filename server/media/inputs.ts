@@ -10,9 +10,15 @@ const alt = z
   .nullish()
   .transform((value) => value || null);
 
-const id = z.string().trim().min(1, "Choose an image.").max(100);
+// A form leaves an empty field out: the same message for a missing one as for a blank one.
+const id = z.string({ error: "Choose an image." }).trim().min(1, "Choose an image.").max(100);
 
-const imageUrl = z.string().trim().min(1, "Please enter an image URL.").max(2048, "The URL is too long.");
+const IMAGE_URL_REQUIRED = "Please enter an image URL.";
+const imageUrl = z
+  .string({ error: IMAGE_URL_REQUIRED })
+  .trim()
+  .min(1, IMAGE_URL_REQUIRED)
+  .max(2048, "The URL is too long.");
 
 const confirmed = z.boolean().default(false);
 

@@ -8,7 +8,8 @@ import { IMAGE_NOT_FOUND_MESSAGE } from "./rules.ts";
 
 export type MediaRecord = Selectable<MediaTable>;
 
-export const STALE_MEDIA_MESSAGE = "This image was changed by someone else. Reload to see the latest version.";
+export const STALE_MEDIA_MESSAGE =
+  "This image was changed by someone else since you opened it. Reload to see the latest version.";
 
 /** Records a stored image, with its audit entry, in one transaction. */
 export async function insertMedia(

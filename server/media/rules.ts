@@ -6,6 +6,14 @@
 /** The logical bucket of the spec: the folder (local) or key prefix (S3) of every image. */
 export const MEDIA_BUCKET = "project-images";
 
+/**
+ * The types the upload control lets through before sending (the declared type, or the
+ * extension when the browser declares none). Only a first filter, for a quick answer:
+ * the server decides from the bytes.
+ */
+export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
+export const ACCEPTED_IMAGE_EXTENSIONS = ["jpg", "jpeg", "png", "webp", "gif"] as const;
+
 /** 5 MB, as the spec counts it (the upload control checks the same number). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
