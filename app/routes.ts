@@ -39,6 +39,7 @@ export default [
       route("tips", "routes/admin/tips.tsx"),
       route("resources", "routes/admin/resources.tsx"),
       route("projects", "routes/admin/projects.tsx"),
+      route("media", "routes/admin/media.tsx"),
       route("about", "routes/admin/about.tsx"),
       route("settings", "routes/admin/settings.tsx"),
       route("users", "routes/admin/users.tsx"),

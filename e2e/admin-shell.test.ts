@@ -29,6 +29,7 @@ const ALL_ITEMS = [
   "Home",
   "Newsletter",
   "Projects & Courses",
+  "Media",
   "Tips & Tricks",
   "Resources",
   "About",
@@ -199,7 +200,7 @@ describe("an admin on a desktop", () => {
         ["Create a chapter", "/admin/projects"],
         ["Add resources", "/admin/resources"],
         ["Configure settings", "/admin/settings"],
-        ["Upload media", "/admin/projects"],
+        ["Upload media", "/admin/media"],
       ]);
 
       const viewSite = page.getByTestId("view-site");

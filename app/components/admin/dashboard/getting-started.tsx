@@ -13,8 +13,7 @@ interface QuickAction {
 
 /**
  * The spec's quick actions (create a post or chapter, add resources, configure settings,
- * upload media), each linking to the screen where it is done. Images are uploaded in
- * the chapter editor (image sections).
+ * upload media), each linking to the screen where it is done.
  */
 export const QUICK_ACTIONS: readonly QuickAction[] = [
   { to: "/admin/tips", label: "Create a post", description: "Add a tip or trick.", icon: Newspaper },
@@ -32,7 +31,7 @@ export const QUICK_ACTIONS: readonly QuickAction[] = [
     icon: Settings,
   },
   {
-    to: "/admin/projects",
+    to: "/admin/media",
     label: "Upload media",
     description: "Add images to your chapters.",
     icon: ImageUp,
