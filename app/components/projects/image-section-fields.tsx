@@ -1,27 +1,73 @@
-import type { FieldMetadata } from "@conform-to/react";
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
+import { Images } from "lucide-react";
 import { InputField } from "~/components/forms/fields";
+import { ImageUpload } from "~/components/media/image-upload";
+import { ImageUrlImport } from "~/components/media/image-url-import";
+import { MediaPickerDialog } from "~/components/media/media-picker-dialog";
+import { Button } from "~/components/ui/button";
+import type { SectionForm } from "./section-fields";
 
 type Meta = FieldMetadata<any, any, string[]>;
 
 /**
- * An image section's fields: the image (its URL is the section's content), its caption
- * and its text alternative. The URL is typed for now; the media library's upload and
- * pick-from-library control takes this field's place.
+ * An image section's fields: the image (its URL is the section's content, in a hidden
+ * field), chosen from the media library, uploaded in place or imported from a pasted
+ * URL; its caption; and its text alternative, filled from the library's when empty.
  */
-export function ImageSectionFields({ fields }: { fields: Record<"content" | "caption" | "alt", Meta> }) {
+export function ImageSectionFields({
+  fields,
+  form,
+}: {
+  fields: Record<"content" | "caption" | "alt", Meta>;
+  form: SectionForm;
+}) {
+  const url = typeof fields.content.value === "string" ? fields.content.value : "";
+  const alt = typeof fields.alt.value === "string" ? fields.alt.value : "";
+  const { key, ...contentProps } = getInputProps(fields.content, { type: "hidden" });
+  const errors = fields.content.errors ?? [];
+
+  function chooseImage(image: { url: string; alt: string | null }) {
+    form.update({ name: fields.content.name, value: image.url, validated: true });
+    if (alt.trim() === "" && image.alt) form.update({ name: fields.alt.name, value: image.alt });
+  }
+
   return (
     <>
-      <InputField
-        meta={fields.content}
-        label="Image URL"
-        type="url"
-        hint="An address starting with https://, or a path on this site such as /media/…"
-      />
+      <fieldset
+        className="flex min-w-0 flex-col gap-3"
+        aria-describedby={errors.length > 0 ? fields.content.errorId : undefined}
+        data-testid="section-image"
+      >
+        <legend className="mb-1.5 text-sm font-medium text-fg">Image</legend>
+        <input key={key} {...contentProps} />
+        <ImageUpload
+          current={url ? { url, alt } : null}
+          onUploaded={chooseImage}
+          label="Upload new image"
+          actions={
+            <MediaPickerDialog
+              onPick={chooseImage}
+              trigger={
+                <Button variant="secondary">
+                  <Images aria-hidden="true" className="size-4" />
+                  Choose from library
+                </Button>
+              }
+            />
+          }
+        />
+        <ImageUrlImport onImported={chooseImage} alt={alt} />
+        {errors.length > 0 && (
+          <p id={fields.content.errorId} className="text-sm text-danger" data-testid="field-error">
+            {errors.join(" ")}
+          </p>
+        )}
+      </fieldset>
       <InputField meta={fields.caption} label="Caption" hint="Shown under the image." />
       <InputField
         meta={fields.alt}
         label="Alt text"
-        hint="What the image shows, for people who cannot see it. Leave empty to use the caption."
+        hint="What the image shows, for people who cannot see it. Leave empty to use the library's, or the caption."
       />
     </>
   );

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { FormDialog } from "~/components/forms/form-dialog";
 import type { SectionRecord } from "../../../server/content/sections.ts";
 import { addSectionSchema, editSectionSchema, PROJECTS_INTENTS } from "./schemas";
-import { SectionFields, type SectionFieldsMeta } from "./section-fields";
+import { SectionFields, type SectionFieldsMeta, type SectionForm } from "./section-fields";
 import { SectionLivePreview } from "./section-live-preview";
 import { SECTION_TYPE_OPTIONS } from "./section-types";
 
@@ -20,10 +20,10 @@ export function AddSectionDialog({ trigger, chapterId }: { trigger: ReactNode; c
       submitLabel="Add Section"
       pendingLabel="Adding..."
     >
-      {(fields) => (
+      {(fields, form) => (
         <>
           <input type="hidden" name={fields.chapterId.name} defaultValue={chapterId} />
-          <SectionEditor fields={fields} />
+          <SectionEditor fields={fields} form={form} />
         </>
       )}
     </FormDialog>
@@ -48,12 +48,12 @@ export function EditSectionDialog({ trigger, section }: { trigger: ReactNode; se
       }}
       submitLabel="Save changes"
     >
-      {(fields) => (
+      {(fields, form) => (
         <>
           {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
           <input type="hidden" name={fields.id.name} defaultValue={section.id} />
           <input type="hidden" name={fields.revision.name} defaultValue={section.revision} />
-          <SectionEditor fields={fields} />
+          <SectionEditor fields={fields} form={form} />
         </>
       )}
     </FormDialog>
@@ -61,13 +61,13 @@ export function EditSectionDialog({ trigger, section }: { trigger: ReactNode; se
 }
 
 /** The fields of the chosen type beside (on phones: above) the live preview of what they make. */
-function SectionEditor({ fields }: { fields: SectionFieldsMeta }) {
+function SectionEditor({ fields, form }: { fields: SectionFieldsMeta; form: SectionForm }) {
   const type = SECTION_TYPE_OPTIONS.find((option) => option.value === fields.type.value)?.value ?? "text";
   const text = (meta: SectionFieldsMeta[keyof SectionFieldsMeta]) => (typeof meta.value === "string" ? meta.value : "");
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <div className="flex min-w-0 flex-col gap-4">
-        <SectionFields fields={fields} type={type} />
+        <SectionFields fields={fields} form={form} type={type} />
       </div>
       <SectionLivePreview
         draft={{

@@ -1,4 +1,4 @@
-import type { FieldMetadata } from "@conform-to/react";
+import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import { InputField, SelectField, TextareaField } from "~/components/forms/fields";
 import { cn } from "~/lib/cn";
 import type { SectionType } from "../../../server/content/section-input.ts";
@@ -16,12 +16,27 @@ const CONTENT_LABELS: Record<Exclude<SectionType, "image">, string> = {
   code: "Code",
 };
 
+/** The section editor's form, whose values the image fields set when an image is chosen. */
+export type SectionForm = Pick<FormMetadata<any, string[]>, "update">;
+
 /** The section editor's fields for the type chosen in its first field. */
-export function SectionFields({ fields, type }: { fields: SectionFieldsMeta; type: SectionType }) {
+export function SectionFields({
+  fields,
+  form,
+  type,
+}: {
+  fields: SectionFieldsMeta;
+  form: SectionForm;
+  type: SectionType;
+}) {
   return (
     <>
       <SelectField meta={fields.type} label="Section type" options={SECTION_TYPE_OPTIONS} />
-      {type === "image" ? <ImageSectionFields fields={fields} /> : <TextSectionFields fields={fields} type={type} />}
+      {type === "image" ? (
+        <ImageSectionFields fields={fields} form={form} />
+      ) : (
+        <TextSectionFields fields={fields} type={type} />
+      )}
     </>
   );
 }
