@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type FormIntent, formIntent } from "~/lib/form-action.server";
+import { itemIntents } from "~/lib/item-intents.server";
 import { updateAboutContent } from "../../../server/content/about.ts";
 import {
   createCertification,
@@ -39,7 +40,7 @@ const ORDER_UPDATED = "Order updated successfully!";
 /** One list's five intents, with the spec's toasts ("Certification added successfully!", …). */
 function listIntents<NewItem, EditedItem extends { id: string }>(
   { intents, add, edit }: { intents: ListIntents; add: z.ZodType<NewItem>; edit: z.ZodType<EditedItem> },
-  thing: { name: string; title: string },
+  thing: string,
   service: {
     create(value: NewItem): Promise<unknown>;
     update(id: string, changes: Omit<EditedItem, "id">): Promise<unknown>;
@@ -49,37 +50,14 @@ function listIntents<NewItem, EditedItem extends { id: string }>(
   },
 ): Record<string, FormIntent> {
   return {
-    [intents.create]: formIntent({
-      schema: add,
-      failure: `Failed to add ${thing.name}`,
-      async run(value) {
-        await service.create(value);
-        return `${thing.title} added successfully!`;
-      },
-    }),
-    [intents.update]: formIntent({
-      schema: edit,
-      failure: `Failed to update ${thing.name}`,
-      async run({ id, ...changes }) {
-        await service.update(id, changes);
-        return `${thing.title} updated successfully!`;
-      },
-    }),
-    [intents.delete]: formIntent({
-      schema: deleteItemSchema,
-      failure: `Failed to delete ${thing.name}`,
-      async run({ id }) {
-        await service.remove(id);
-        return `${thing.title} deleted successfully!`;
-      },
-    }),
+    ...itemIntents({ thing, intents, schemas: { create: add, update: edit, delete: deleteItemSchema }, ...service }),
     [intents.moveUp]: formIntent({
       schema: moveItemUpSchema,
       failure: "Failed to update order",
       async run({ id, listRevision }) {
         // The page offers no move up for the first item; only a hand-made request gets here.
         if (!(await service.moveUp(id, listRevision))) {
-          throw new Invalid({}, `The first ${thing.name} cannot move up.`);
+          throw new Invalid({}, `The first ${thing} cannot move up.`);
         }
         return ORDER_UPDATED;
       },
@@ -107,38 +85,26 @@ export function aboutIntents(store: ContentStore): Record<string, FormIntent> {
         return "Content updated successfully!";
       },
     }),
-    ...listIntents(
-      CERTIFICATION_FORMS,
-      { name: "certification", title: "Certification" },
-      {
-        create: (value) => createCertification(store, value),
-        update: (id, changes) => updateCertification(store, id, changes),
-        remove: (id) => deleteCertification(store, id),
-        moveUp: (id, revision) => moveCertificationUp(store, id, revision),
-        reorder: (ids, revision) => reorderCertifications(store, ids, revision),
-      },
-    ),
-    ...listIntents(
-      SKILL_FORMS,
-      { name: "skill", title: "Skill" },
-      {
-        create: (value) => createSkill(store, value),
-        update: (id, changes) => updateSkill(store, id, changes),
-        remove: (id) => deleteSkill(store, id),
-        moveUp: (id, revision) => moveSkillUp(store, id, revision),
-        reorder: (ids, revision) => reorderSkills(store, ids, revision),
-      },
-    ),
-    ...listIntents(
-      TIMELINE_EVENT_FORMS,
-      { name: "timeline event", title: "Timeline event" },
-      {
-        create: (value) => createTimelineEvent(store, value),
-        update: (id, changes) => updateTimelineEvent(store, id, changes),
-        remove: (id) => deleteTimelineEvent(store, id),
-        moveUp: (id, revision) => moveTimelineEventUp(store, id, revision),
-        reorder: (ids, revision) => reorderTimelineEvents(store, ids, revision),
-      },
-    ),
+    ...listIntents(CERTIFICATION_FORMS, "certification", {
+      create: (value) => createCertification(store, value),
+      update: (id, changes) => updateCertification(store, id, changes),
+      remove: (id) => deleteCertification(store, id),
+      moveUp: (id, revision) => moveCertificationUp(store, id, revision),
+      reorder: (ids, revision) => reorderCertifications(store, ids, revision),
+    }),
+    ...listIntents(SKILL_FORMS, "skill", {
+      create: (value) => createSkill(store, value),
+      update: (id, changes) => updateSkill(store, id, changes),
+      remove: (id) => deleteSkill(store, id),
+      moveUp: (id, revision) => moveSkillUp(store, id, revision),
+      reorder: (ids, revision) => reorderSkills(store, ids, revision),
+    }),
+    ...listIntents(TIMELINE_EVENT_FORMS, "timeline event", {
+      create: (value) => createTimelineEvent(store, value),
+      update: (id, changes) => updateTimelineEvent(store, id, changes),
+      remove: (id) => deleteTimelineEvent(store, id),
+      moveUp: (id, revision) => moveTimelineEventUp(store, id, revision),
+      reorder: (ids, revision) => reorderTimelineEvents(store, ids, revision),
+    }),
   };
 }

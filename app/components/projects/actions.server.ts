@@ -1,4 +1,5 @@
 import { formIntent } from "~/lib/form-action.server";
+import { itemIntents } from "~/lib/item-intents.server";
 import { createChapter, deleteChapter, updateChapter } from "../../../server/content/chapters.ts";
 import {
   createSection,
@@ -24,53 +25,30 @@ import {
 /** The writes of /admin/projects, each one service call with the spec's toasts. */
 export function projectsIntents(store: ContentStore) {
   return {
-    [PROJECTS_INTENTS.createChapter]: formIntent({
-      schema: createChapterSchema,
-      failure: "Failed to create chapter",
-      async run(chapter) {
-        await createChapter(store, chapter);
-        return "Chapter created successfully!";
+    ...itemIntents({
+      thing: "chapter",
+      creating: "create",
+      intents: {
+        create: PROJECTS_INTENTS.createChapter,
+        update: PROJECTS_INTENTS.updateChapter,
+        delete: PROJECTS_INTENTS.deleteChapter,
       },
+      schemas: { create: createChapterSchema, update: editChapterSchema, delete: deleteChapterSchema },
+      create: (chapter) => createChapter(store, chapter),
+      update: (id, changes) => updateChapter(store, id, changes),
+      remove: (id) => deleteChapter(store, id),
     }),
-    [PROJECTS_INTENTS.updateChapter]: formIntent({
-      schema: editChapterSchema,
-      failure: "Failed to update chapter",
-      async run({ id, ...changes }) {
-        await updateChapter(store, id, changes);
-        return "Chapter updated successfully!";
+    ...itemIntents({
+      thing: "section",
+      intents: {
+        create: PROJECTS_INTENTS.addSection,
+        update: PROJECTS_INTENTS.updateSection,
+        delete: PROJECTS_INTENTS.deleteSection,
       },
-    }),
-    [PROJECTS_INTENTS.deleteChapter]: formIntent({
-      schema: deleteChapterSchema,
-      failure: "Failed to delete chapter",
-      async run({ id }) {
-        await deleteChapter(store, id);
-        return "Chapter deleted successfully!";
-      },
-    }),
-    [PROJECTS_INTENTS.addSection]: formIntent({
-      schema: addSectionSchema,
-      failure: "Failed to add section",
-      async run(section) {
-        await createSection(store, section);
-        return "Section added successfully!";
-      },
-    }),
-    [PROJECTS_INTENTS.updateSection]: formIntent({
-      schema: editSectionSchema,
-      failure: "Failed to update section",
-      async run({ id, ...changes }) {
-        await updateSection(store, id, changes);
-        return "Section updated successfully!";
-      },
-    }),
-    [PROJECTS_INTENTS.deleteSection]: formIntent({
-      schema: deleteSectionSchema,
-      failure: "Failed to delete section",
-      async run({ id }) {
-        await deleteSection(store, id);
-        return "Section deleted successfully!";
-      },
+      schemas: { create: addSectionSchema, update: editSectionSchema, delete: deleteSectionSchema },
+      create: (section) => createSection(store, section),
+      update: (id, changes) => updateSection(store, id, changes),
+      remove: (id) => deleteSection(store, id),
     }),
     [PROJECTS_INTENTS.moveSection]: formIntent({
       schema: moveSectionSchema,

@@ -5,6 +5,13 @@ import { RESOURCE_CATEGORIES } from "../../../server/db/schema.ts";
 
 /** The forms of /admin/resources, read by the browser and again by the action; the field rules are the service's. */
 
+/** The intents of the screen's forms, posted by the dialogs and the delete buttons. */
+export const RESOURCE_INTENTS = {
+  create: "create-resource",
+  update: "update-resource",
+  delete: "delete-resource",
+} as const;
+
 const id = z.string({ error: "The form was not understood." }).min(1).max(200);
 
 export const addResourceSchema = newResourceSchema;

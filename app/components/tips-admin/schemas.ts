@@ -5,6 +5,9 @@ import { TIP_CATEGORIES, TIP_TYPES } from "../../../server/db/schema.ts";
 
 /** The forms of /admin/tips, read by the browser and again by the action; the field rules are the service's. */
 
+/** The intents of the screen's forms, posted by the dialogs and the delete buttons. */
+export const TIP_INTENTS = { create: "create-tip", update: "update-tip", delete: "delete-tip" } as const;
+
 const id = z.string({ error: "The form was not understood." }).min(1).max(200);
 
 export const addTipSchema = newTipSchema;

@@ -6,13 +6,15 @@ import {
   deleteResourceSchema,
   editResourceSchema,
   RESOURCE_CATEGORY_FILTERS,
+  RESOURCE_INTENTS,
 } from "~/components/resources-admin/schemas";
 import { Button } from "~/components/ui/button";
 import { FilterLinks } from "~/components/ui/filter-links";
 import { PageHeader } from "~/components/ui/page-header";
 import { servicesContext } from "~/context";
 import { contentStoreFor } from "~/lib/content-store.server";
-import { formIntent, runFormAction } from "~/lib/form-action.server";
+import { runFormAction } from "~/lib/form-action.server";
+import { itemIntents } from "~/lib/item-intents.server";
 import { adminPageMeta } from "~/lib/meta";
 import { requireRole } from "../../../server/auth/guards.ts";
 import { resourceCategoryFilter } from "../../../server/content/resource-input.ts";
@@ -40,32 +42,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const store = contentStoreFor(context);
   return runFormAction(
     await request.formData(),
-    {
-      "create-resource": formIntent({
-        schema: addResourceSchema,
-        failure: "Failed to add resource",
-        async run(resource) {
-          await createResource(store, resource);
-          return "Resource added successfully!";
-        },
-      }),
-      "update-resource": formIntent({
-        schema: editResourceSchema,
-        failure: "Failed to update resource",
-        async run({ id, ...changes }) {
-          await updateResource(store, id, changes);
-          return "Resource updated successfully!";
-        },
-      }),
-      "delete-resource": formIntent({
-        schema: deleteResourceSchema,
-        failure: "Failed to delete resource",
-        async run({ id }) {
-          await deleteResource(store, id);
-          return "Resource deleted successfully!";
-        },
-      }),
-    },
+    itemIntents({
+      thing: "resource",
+      intents: RESOURCE_INTENTS,
+      schemas: { create: addResourceSchema, update: editResourceSchema, delete: deleteResourceSchema },
+      create: (resource) => createResource(store, resource),
+      update: (id, changes) => updateResource(store, id, changes),
+      remove: (id) => deleteResource(store, id),
+    }),
     services.logger,
   );
 }

@@ -1,5 +1,11 @@
 import { Plus } from "lucide-react";
-import { addTipSchema, deleteTipSchema, editTipSchema, TIP_CATEGORY_FILTERS } from "~/components/tips-admin/schemas";
+import {
+  addTipSchema,
+  deleteTipSchema,
+  editTipSchema,
+  TIP_CATEGORY_FILTERS,
+  TIP_INTENTS,
+} from "~/components/tips-admin/schemas";
 import { AddTipDialog } from "~/components/tips-admin/tip-dialogs";
 import { TipsTable } from "~/components/tips-admin/tips-table";
 import { Button } from "~/components/ui/button";
@@ -8,7 +14,8 @@ import { FilterLinks } from "~/components/ui/filter-links";
 import { PageHeader } from "~/components/ui/page-header";
 import { servicesContext } from "~/context";
 import { contentStoreFor } from "~/lib/content-store.server";
-import { formIntent, runFormAction } from "~/lib/form-action.server";
+import { runFormAction } from "~/lib/form-action.server";
+import { itemIntents } from "~/lib/item-intents.server";
 import { adminPageMeta } from "~/lib/meta";
 import { requireRole } from "../../../server/auth/guards.ts";
 import { tipCategoryFilter } from "../../../server/content/tip-input.ts";
@@ -36,32 +43,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const store = contentStoreFor(context);
   return runFormAction(
     await request.formData(),
-    {
-      "create-tip": formIntent({
-        schema: addTipSchema,
-        failure: "Failed to add resource",
-        async run(tip) {
-          await createTip(store, tip);
-          return "Resource added successfully!";
-        },
-      }),
-      "update-tip": formIntent({
-        schema: editTipSchema,
-        failure: "Failed to update resource",
-        async run({ id, ...changes }) {
-          await updateTip(store, id, changes);
-          return "Resource updated successfully!";
-        },
-      }),
-      "delete-tip": formIntent({
-        schema: deleteTipSchema,
-        failure: "Failed to delete resource",
-        async run({ id }) {
-          await deleteTip(store, id);
-          return "Resource deleted successfully!";
-        },
-      }),
-    },
+    // The spec calls the tips of this screen "resources", so its toasts do too.
+    itemIntents({
+      thing: "resource",
+      intents: TIP_INTENTS,
+      schemas: { create: addTipSchema, update: editTipSchema, delete: deleteTipSchema },
+      create: (tip) => createTip(store, tip),
+      update: (id, changes) => updateTip(store, id, changes),
+      remove: (id) => deleteTip(store, id),
+    }),
     services.logger,
   );
 }
