@@ -1,7 +1,8 @@
 import { Save } from "lucide-react";
+import { EntryRevisions } from "~/components/forms/entry-revisions";
 import { InputField, TextareaField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { AboutEditorContent } from "../../../server/content/about.ts";
 import { ABOUT_CONTENT_KEYS } from "../../../server/content/about-input.ts";
@@ -28,15 +29,7 @@ export function BiographyForm({ content }: { content: AboutEditorContent }) {
       </CardHeader>
       <CardContent>
         <IntentForm state={state} className="flex flex-col gap-5" data-testid="biography-form">
-          {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
-          {ABOUT_CONTENT_KEYS.map((key) => (
-            <input
-              key={key}
-              type="hidden"
-              name={fields[key].getFieldset().revision.name}
-              value={content[key].revision}
-            />
-          ))}
+          <EntryRevisions keys={ABOUT_CONTENT_KEYS} fields={fields} entries={content} />
           <div className="grid gap-5 sm:grid-cols-2">
             <InputField meta={entry("about_name")} label="Name" autoComplete="off" />
             <InputField meta={entry("about_title")} label="Title" autoComplete="off" />
@@ -46,10 +39,9 @@ export function BiographyForm({ content }: { content: AboutEditorContent }) {
           <TextareaField meta={entry("about_bio_3")} label="Biography paragraph 3" rows={4} />
           <TextareaField meta={entry("about_mission")} label="Mission statement" rows={3} />
           <div>
-            <Button type="submit" disabled={busy}>
-              <Save aria-hidden="true" className="size-4" />
-              {busy ? "Saving..." : "Save Content"}
-            </Button>
+            <SubmitButton busy={busy} pendingLabel="Saving..." icon={Save}>
+              Save Content
+            </SubmitButton>
           </div>
         </IntentForm>
       </CardContent>

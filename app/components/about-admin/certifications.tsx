@@ -2,7 +2,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import { Award } from "lucide-react";
 import type { ReactNode } from "react";
 import { InputField, SelectField, TextareaField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import { Badge } from "~/components/ui/badge";
 import type { RevisionedList } from "../../../server/content/list-revisions.ts";
 import type { CertificationRecord } from "../../../server/content/profile.ts";
@@ -41,24 +41,16 @@ export function CertificationsList({ list }: { list: RevisionedList<Certificatio
         </FormDialog>
       )}
       editDialog={(certification, trigger) => (
-        <FormDialog
+        <EditItemDialog
           title="Edit Certification"
           trigger={trigger}
           schema={CERTIFICATION_FORMS.edit}
           intent={intents.update}
-          formId={`${intents.update}-${certification.id}`}
+          item={certification}
           defaultValue={{ ...certification }}
-          submitLabel="Save changes"
         >
-          {(fields) => (
-            <>
-              {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-              <input type="hidden" name={fields.id.name} defaultValue={certification.id} />
-              <input type="hidden" name={fields.revision.name} defaultValue={certification.revision} />
-              <CertificationFields fields={fields} />
-            </>
-          )}
-        </FormDialog>
+          {(fields) => <CertificationFields fields={fields} />}
+        </EditItemDialog>
       )}
       deleteEffect="The certification is removed from the public About page."
       testId="certifications"

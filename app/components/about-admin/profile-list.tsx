@@ -1,6 +1,6 @@
-import { ArrowUp, type LucideIcon, Pencil, Plus, Trash2 } from "lucide-react";
+import { ArrowUp, type LucideIcon, Pencil, Plus } from "lucide-react";
 import type { ReactNode } from "react";
-import { ConfirmAction } from "~/components/forms/confirm-action";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import { DragHandle, SortableList } from "~/components/forms/sortable-list";
 import { useActionFetcher } from "~/components/forms/use-action-fetcher";
 import { Button } from "~/components/ui/button";
@@ -114,17 +114,9 @@ export function ProfileList<Item extends ProfileListItem>(props: ProfileListProp
                       }}
                     />
                     {props.editDialog(item, <IconButton icon={Pencil} label={`Edit ${nameOf(item)}`} />)}
-                    <ConfirmAction
-                      trigger={
-                        <IconButton
-                          icon={Trash2}
-                          label={`Delete ${nameOf(item)}`}
-                          className="text-danger hover:text-danger"
-                        />
-                      }
-                      title={`Delete ${nameOf(item)}?`}
+                    <DeleteItemButton
+                      name={nameOf(item)}
                       description={`${props.deleteEffect} This action cannot be undone.`}
-                      confirmLabel="Delete"
                       intent={intents.delete}
                       fields={{ id: item.id }}
                     />

@@ -1,7 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { Gauge } from "lucide-react";
 import { InputField, SliderField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import type { RevisionedList } from "../../../server/content/list-revisions.ts";
 import type { SkillRecord } from "../../../server/content/profile.ts";
 import { SKILL_LEVEL } from "../../../server/content/profile-input.ts";
@@ -40,24 +40,16 @@ export function SkillsList({ list }: { list: RevisionedList<SkillRecord> }) {
         </FormDialog>
       )}
       editDialog={(skill, trigger) => (
-        <FormDialog
+        <EditItemDialog
           title="Edit Skill"
           trigger={trigger}
           schema={SKILL_FORMS.edit}
           intent={intents.update}
-          formId={`${intents.update}-${skill.id}`}
+          item={skill}
           defaultValue={{ ...skill, level: String(skill.level), category: skill.category ?? "" }}
-          submitLabel="Save changes"
         >
-          {(fields) => (
-            <>
-              {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-              <input type="hidden" name={fields.id.name} defaultValue={skill.id} />
-              <input type="hidden" name={fields.revision.name} defaultValue={skill.revision} />
-              <SkillFields fields={fields} />
-            </>
-          )}
-        </FormDialog>
+          {(fields) => <SkillFields fields={fields} />}
+        </EditItemDialog>
       )}
       deleteEffect="The skill is removed from the public About page."
       testId="skills"

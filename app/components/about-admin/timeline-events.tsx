@@ -1,7 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { CalendarClock } from "lucide-react";
 import { InputField, SelectField, TextareaField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import { Badge } from "~/components/ui/badge";
 import type { RevisionedList } from "../../../server/content/list-revisions.ts";
 import type { TimelineEventRecord } from "../../../server/content/profile.ts";
@@ -40,24 +40,16 @@ export function TimelineEventsList({ list }: { list: RevisionedList<TimelineEven
         </FormDialog>
       )}
       editDialog={(event, trigger) => (
-        <FormDialog
+        <EditItemDialog
           title="Edit Timeline Event"
           trigger={trigger}
           schema={TIMELINE_EVENT_FORMS.edit}
           intent={intents.update}
-          formId={`${intents.update}-${event.id}`}
+          item={event}
           defaultValue={{ ...event }}
-          submitLabel="Save changes"
         >
-          {(fields) => (
-            <>
-              {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-              <input type="hidden" name={fields.id.name} defaultValue={event.id} />
-              <input type="hidden" name={fields.revision.name} defaultValue={event.revision} />
-              <TimelineEventFields fields={fields} />
-            </>
-          )}
-        </FormDialog>
+          {(fields) => <TimelineEventFields fields={fields} />}
+        </EditItemDialog>
       )}
       deleteEffect="The event is removed from the timeline."
       testId="timeline"

@@ -2,7 +2,7 @@ import { KeyRound } from "lucide-react";
 import { SwitchField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { PasswordField } from "~/components/forms/password-field";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { changePasswordSchema } from "./schemas";
 
@@ -40,9 +40,9 @@ export function PasswordCard({ email }: { email: string }) {
             <PasswordField meta={fields.confirmPassword} label="Confirm new password" autoComplete="new-password" />
             <SwitchField meta={fields.revokeOtherSessions} label="Sign out of all other sessions" />
             <div>
-              <Button type="submit" disabled={busy}>
-                {busy ? "Changing…" : "Change password"}
-              </Button>
+              <SubmitButton busy={busy} pendingLabel="Changing…">
+                Change password
+              </SubmitButton>
             </div>
           </IntentForm>
         </CardContent>

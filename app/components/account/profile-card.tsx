@@ -1,7 +1,7 @@
 import { UserRound } from "lucide-react";
 import { InputField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { nameSchema } from "./schemas";
@@ -35,9 +35,9 @@ function NameForm({ name, email }: { name: string; email: string }) {
       <TextField label="Email" value={email} readOnly autoComplete="username" hint="Your sign-in address." />
       <InputField meta={fields.name} label="Full name" autoComplete="name" />
       <div>
-        <Button type="submit" disabled={busy}>
-          {busy ? "Saving…" : "Save name"}
-        </Button>
+        <SubmitButton busy={busy} pendingLabel="Saving…">
+          Save name
+        </SubmitButton>
       </div>
     </IntentForm>
   );

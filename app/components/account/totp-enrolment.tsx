@@ -1,6 +1,7 @@
 import { InputField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { PasswordField } from "~/components/forms/password-field";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import type { TotpEnrolment } from "../../../server/auth/account-changes.ts";
 import { totpCodeSchema, totpEnableSchema } from "./schemas";
@@ -47,9 +48,9 @@ export function StartEnrolment({
         className="max-w-sm"
       />
       <div>
-        <Button type="submit" disabled={busy}>
-          {busy ? "Starting…" : "Set up two-factor authentication"}
-        </Button>
+        <SubmitButton busy={busy} pendingLabel="Starting…">
+          Set up two-factor authentication
+        </SubmitButton>
       </div>
     </IntentForm>
   );
@@ -118,9 +119,9 @@ export function ConfirmEnrolment({
           className="max-w-48"
         />
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={busy}>
-            {busy ? "Confirming…" : "Confirm and turn on"}
-          </Button>
+          <SubmitButton busy={busy} pendingLabel="Confirming…">
+            Confirm and turn on
+          </SubmitButton>
           <Button variant="ghost" onClick={onCancel}>
             Cancel
           </Button>

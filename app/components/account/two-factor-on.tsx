@@ -3,6 +3,7 @@ import { useState } from "react";
 import { FormDialog } from "~/components/forms/form-dialog";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { PasswordField } from "~/components/forms/password-field";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
 import { BackupCodes } from "./backup-codes";
@@ -102,9 +103,9 @@ function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: s
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>
         </DialogClose>
-        <Button type="submit" disabled={busy}>
-          {busy ? "Creating…" : "Create new backup codes"}
-        </Button>
+        <SubmitButton busy={busy} pendingLabel="Creating…">
+          Create new backup codes
+        </SubmitButton>
       </DialogFooter>
     </IntentForm>
   );

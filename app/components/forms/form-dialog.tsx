@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
 import { type FormSchema, useSchemaForm } from "~/lib/forms";
 import { FormErrors } from "./fields";
+import { SubmitButton } from "./submit-button";
 import { useActionFetcher } from "./use-action-fetcher";
 
 type Fields<Schema extends FormSchema> = ReturnType<typeof useSchemaForm<Schema>>[1];
@@ -72,11 +73,42 @@ function DialogForm<Schema extends FormSchema>({
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>
         </DialogClose>
-        <Button type="submit" disabled={busy}>
-          {busy ? pendingLabel : submitLabel}
-        </Button>
+        <SubmitButton busy={busy} pendingLabel={pendingLabel}>
+          {submitLabel}
+        </SubmitButton>
       </DialogFooter>
     </fetcher.Form>
+  );
+}
+
+export interface EditItemDialogProps<Schema extends FormSchema>
+  extends Omit<FormDialogProps<Schema>, "formId" | "submitLabel"> {
+  /** The item edited, at the revision the dialog opens at. */
+  item: { id: string; revision: number };
+  submitLabel?: string;
+}
+
+/**
+ * The edit dialog of one item: its form is the intent's plus the item's id, and posts
+ * the id and the revision the dialog opened at, so that a save after someone else's is
+ * refused (409) rather than applied over it.
+ */
+export function EditItemDialog<Schema extends FormSchema>({
+  item,
+  submitLabel = "Save changes",
+  children,
+  ...props
+}: EditItemDialogProps<Schema>) {
+  return (
+    <FormDialog {...props} formId={`${props.intent}-${item.id}`} submitLabel={submitLabel}>
+      {(fields, form) => (
+        <>
+          <input type="hidden" name="id" defaultValue={item.id} />
+          <input type="hidden" name="revision" defaultValue={item.revision} />
+          {children(fields, form)}
+        </>
+      )}
+    </FormDialog>
   );
 }
 

@@ -1,7 +1,8 @@
 import { Save } from "lucide-react";
+import { EntryRevisions } from "~/components/forms/entry-revisions";
 import { InputField, SwitchField, TextareaField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { HomeEditorContent } from "../../../server/content/home.ts";
 import { HOME_CONTENT_KEYS } from "../../../server/content/home-input.ts";
@@ -30,10 +31,7 @@ export function HomePageEditor({ content }: { content: HomeEditorContent }) {
   const secondary = fields.button_secondary_text.getFieldset();
   return (
     <IntentForm state={state} className="flex flex-col gap-6" data-testid="home-page-editor">
-      {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
-      {HOME_CONTENT_KEYS.map((key) => (
-        <input key={key} type="hidden" name={fields[key].getFieldset().revision.name} value={content[key].revision} />
-      ))}
+      <EntryRevisions keys={HOME_CONTENT_KEYS} fields={fields} entries={content} />
       <Card>
         <CardHeader>
           <CardTitle>Hero</CardTitle>
@@ -76,10 +74,9 @@ export function HomePageEditor({ content }: { content: HomeEditorContent }) {
         </CardContent>
       </Card>
       <div>
-        <Button type="submit" disabled={busy}>
-          <Save aria-hidden="true" className="size-4" />
-          {busy ? "Saving..." : "Save Home Page"}
-        </Button>
+        <SubmitButton busy={busy} pendingLabel="Saving..." icon={Save}>
+          Save Home Page
+        </SubmitButton>
       </div>
     </IntentForm>
   );

@@ -1,7 +1,7 @@
 import { Save } from "lucide-react";
 import { InputField, SwitchField, TextareaField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { newsletterSettingsSchema } from "./schemas";
 
@@ -50,10 +50,9 @@ export function NewsletterSettingsCard({
             <TextareaField meta={fields.welcome_email_body} label="Welcome email message" rows={5} />
             {canEdit && (
               <div>
-                <Button type="submit" disabled={busy}>
-                  <Save aria-hidden="true" className="size-4" />
-                  {busy ? "Saving..." : "Save Newsletter Settings"}
-                </Button>
+                <SubmitButton busy={busy} pendingLabel="Saving..." icon={Save}>
+                  Save Newsletter Settings
+                </SubmitButton>
               </div>
             )}
           </fieldset>

@@ -2,6 +2,7 @@ import { ShieldOff, ShieldPlus, Trash2 } from "lucide-react";
 import { ConfirmAction } from "~/components/forms/confirm-action";
 import { InputField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -102,10 +103,9 @@ function AddSuppressionCard() {
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
             <InputField meta={fields.email} label="Email" type="email" autoComplete="off" className="sm:flex-1" />
             <InputField meta={fields.reason} label="Reason (optional)" className="sm:flex-1" />
-            <Button type="submit" className="sm:mt-6.5" disabled={busy}>
-              <ShieldPlus aria-hidden="true" className="size-4" />
-              {busy ? "Adding..." : "Add"}
-            </Button>
+            <SubmitButton busy={busy} pendingLabel="Adding..." icon={ShieldPlus} className="sm:mt-6.5">
+              Add
+            </SubmitButton>
           </div>
         </IntentForm>
       </CardContent>

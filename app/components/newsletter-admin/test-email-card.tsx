@@ -1,7 +1,7 @@
 import { Send } from "lucide-react";
 import { InputField, TextareaField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { testEmailSchema } from "../../../server/newsletter/test-email-input.ts";
 
@@ -27,10 +27,9 @@ export function TestEmailCard() {
             placeholder="https://example.com/blog/my-new-post"
           />
           <div>
-            <Button type="submit" disabled={busy}>
-              <Send aria-hidden="true" className="size-4" />
-              {busy ? "Sending..." : "Send Test Email"}
-            </Button>
+            <SubmitButton busy={busy} pendingLabel="Sending..." icon={Send}>
+              Send Test Email
+            </SubmitButton>
           </div>
         </IntentForm>
       </CardContent>

@@ -1,7 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { InputField, SwitchField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import type { ChapterRecord } from "../../../server/content/chapters.ts";
 import { createChapterSchema, editChapterSchema, PROJECTS_INTENTS } from "./schemas";
 
@@ -29,29 +29,21 @@ export function NewChapterDialog({ trigger }: { trigger: ReactNode }) {
 
 export function EditChapterDialog({ trigger, chapter }: { trigger: ReactNode; chapter: ChapterRecord }) {
   return (
-    <FormDialog
+    <EditItemDialog
       title="Edit Chapter"
       trigger={trigger}
       schema={editChapterSchema}
       intent={PROJECTS_INTENTS.updateChapter}
-      formId={`${PROJECTS_INTENTS.updateChapter}-${chapter.id}`}
+      item={chapter}
       defaultValue={{
         title: chapter.title,
         number: String(chapter.number),
         orderIndex: String(chapter.orderIndex),
         published: chapter.published ? "on" : "",
       }}
-      submitLabel="Save changes"
     >
-      {(fields) => (
-        <>
-          {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-          <input type="hidden" name={fields.id.name} defaultValue={chapter.id} />
-          <input type="hidden" name={fields.revision.name} defaultValue={chapter.revision} />
-          <ChapterFields fields={fields} />
-        </>
-      )}
-    </FormDialog>
+      {(fields) => <ChapterFields fields={fields} />}
+    </EditItemDialog>
   );
 }
 

@@ -1,6 +1,6 @@
-import { BookOpen, Eye, Pencil, Trash2 } from "lucide-react";
+import { BookOpen, Eye, Pencil } from "lucide-react";
 import { Link } from "react-router";
-import { ConfirmAction } from "~/components/forms/confirm-action";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import { Badge } from "~/components/ui/badge";
 import { EmptyState } from "~/components/ui/empty-state";
 import { IconButton } from "~/components/ui/icon-button";
@@ -67,16 +67,9 @@ function ChapterRow({ chapter, selected }: { chapter: ChapterRecord; selected: b
             chapter={chapter}
             trigger={<IconButton icon={Pencil} label={`Edit ${chapter.title}`} data-testid="edit-chapter" />}
           />
-          <ConfirmAction
-            trigger={
-              <IconButton
-                icon={Trash2}
-                label={`Delete ${chapter.title}`}
-                data-testid="delete-chapter"
-                className="text-danger hover:text-danger"
-              />
-            }
-            title={`Delete ${chapter.title}?`}
+          <DeleteItemButton
+            name={chapter.title}
+            data-testid="delete-chapter"
             description="The chapter and all of its sections are deleted, and it disappears from the public reader. This action cannot be undone."
             confirmLabel="Delete chapter"
             intent={PROJECTS_INTENTS.deleteChapter}

@@ -1,5 +1,5 @@
-import { ArrowDown, ArrowUp, Pencil, Trash2 } from "lucide-react";
-import { ConfirmAction } from "~/components/forms/confirm-action";
+import { ArrowDown, ArrowUp, Pencil } from "lucide-react";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import { DragHandle, type DragHandleProps } from "~/components/forms/sortable-list";
 import { Badge } from "~/components/ui/badge";
 import { IconButton } from "~/components/ui/icon-button";
@@ -51,9 +51,8 @@ export function SectionRow({ section, name, handle, first, last, busy, onMove }:
               onClick={() => onMove("down")}
             />
             <EditSectionDialog section={section} trigger={<IconButton icon={Pencil} label={`Edit ${name}`} />} />
-            <ConfirmAction
-              trigger={<IconButton icon={Trash2} label={`Delete ${name}`} className="text-danger hover:text-danger" />}
-              title={`Delete ${name}?`}
+            <DeleteItemButton
+              name={name}
               description="The section is removed from the chapter and from the public reader. This action cannot be undone."
               confirmLabel="Delete section"
               intent={PROJECTS_INTENTS.deleteSection}

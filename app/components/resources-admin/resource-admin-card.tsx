@@ -1,11 +1,12 @@
-import { ExternalLink, Pencil, Star, Trash2 } from "lucide-react";
-import { ConfirmAction } from "~/components/forms/confirm-action";
+import { ExternalLink, Pencil, Star } from "lucide-react";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { IconButton } from "~/components/ui/icon-button";
 import { IconLink } from "~/components/ui/icon-link";
 import type { ResourceRecord } from "../../../server/content/resources.ts";
 import { EditResourceDialog } from "./resource-dialogs";
+import { RESOURCE_INTENTS } from "./schemas";
 
 /** One resource of the library: its name, category, Featured badge, text and link, with open, edit and delete. */
 export function ResourceAdminCard({ resource }: { resource: ResourceRecord }) {
@@ -31,14 +32,10 @@ export function ResourceAdminCard({ resource }: { resource: ResourceRecord }) {
           resource={resource}
           trigger={<IconButton icon={Pencil} label={`Edit ${resource.name}`} />}
         />
-        <ConfirmAction
-          trigger={
-            <IconButton icon={Trash2} label={`Delete ${resource.name}`} className="text-danger hover:text-danger" />
-          }
-          title={`Delete ${resource.name}?`}
+        <DeleteItemButton
+          name={resource.name}
           description="The resource is removed from the library and from the public Resources page. This action cannot be undone."
-          confirmLabel="Delete"
-          intent="delete-resource"
+          intent={RESOURCE_INTENTS.delete}
           fields={{ id: resource.id }}
         />
       </div>

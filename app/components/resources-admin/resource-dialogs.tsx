@@ -1,9 +1,15 @@
 import type { FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { InputField, SelectField, SwitchField, TextareaField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import type { ResourceRecord } from "../../../server/content/resources.ts";
-import { addResourceSchema, editResourceSchema, RESOURCE_CATEGORY_OPTIONS, type ResourceCategory } from "./schemas";
+import {
+  addResourceSchema,
+  editResourceSchema,
+  RESOURCE_CATEGORY_OPTIONS,
+  RESOURCE_INTENTS,
+  type ResourceCategory,
+} from "./schemas";
 
 // The same fields in the add and the edit form, whose schemas differ.
 type ResourceFieldsMeta = Record<
@@ -18,8 +24,8 @@ export function AddResourceDialog({ trigger, category }: { trigger: ReactNode; c
       description="A link in the library of the public Resources page (Services stay on this screen only)."
       trigger={trigger}
       schema={addResourceSchema}
-      intent="create-resource"
-      formId="create-resource"
+      intent={RESOURCE_INTENTS.create}
+      formId={RESOURCE_INTENTS.create}
       // A list filtered to one category adds to that category.
       defaultValue={{ category: category ?? "Learning" }}
       submitLabel="Add Resource"
@@ -32,12 +38,12 @@ export function AddResourceDialog({ trigger, category }: { trigger: ReactNode; c
 
 export function EditResourceDialog({ trigger, resource }: { trigger: ReactNode; resource: ResourceRecord }) {
   return (
-    <FormDialog
+    <EditItemDialog
       title="Edit Resource"
       trigger={trigger}
       schema={editResourceSchema}
-      intent="update-resource"
-      formId={`update-resource-${resource.id}`}
+      intent={RESOURCE_INTENTS.update}
+      item={resource}
       defaultValue={{
         id: resource.id,
         revision: String(resource.revision),
@@ -47,17 +53,9 @@ export function EditResourceDialog({ trigger, resource }: { trigger: ReactNode; 
         category: resource.category,
         featured: resource.featured ? "on" : "",
       }}
-      submitLabel="Save changes"
     >
-      {(fields) => (
-        <>
-          {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-          <input type="hidden" name={fields.id.name} defaultValue={resource.id} />
-          <input type="hidden" name={fields.revision.name} defaultValue={resource.revision} />
-          <ResourceFields fields={fields} />
-        </>
-      )}
-    </FormDialog>
+      {(fields) => <ResourceFields fields={fields} />}
+    </EditItemDialog>
   );
 }
 

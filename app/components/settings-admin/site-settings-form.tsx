@@ -1,7 +1,8 @@
 import { Save } from "lucide-react";
+import { EntryRevisions } from "~/components/forms/entry-revisions";
 import { InputField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { SiteSettingsForEditor } from "../../../server/content/site-settings.ts";
 import { SITE_SETTING_KEYS } from "../../../server/content/site-settings-input.ts";
@@ -27,15 +28,7 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor
       </CardHeader>
       <CardContent>
         <IntentForm state={state} className="flex flex-col gap-5" data-testid="site-settings-form">
-          {/* Controlled by the page's data, not the form: a successful save brings the new revisions. */}
-          {SITE_SETTING_KEYS.map((key) => (
-            <input
-              key={key}
-              type="hidden"
-              name={fields[key].getFieldset().revision.name}
-              value={settings[key].revision}
-            />
-          ))}
+          <EntryRevisions keys={SITE_SETTING_KEYS} fields={fields} entries={settings} />
           <InputField
             meta={fields.linkedin_url.getFieldset().value}
             label="LinkedIn profile URL"
@@ -49,10 +42,9 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor
             hint="The View Resume button of the About page."
           />
           <div>
-            <Button type="submit" disabled={busy}>
-              <Save aria-hidden="true" className="size-4" />
-              {busy ? "Saving..." : "Save Settings"}
-            </Button>
+            <SubmitButton busy={busy} pendingLabel="Saving..." icon={Save}>
+              Save Settings
+            </SubmitButton>
           </div>
         </IntentForm>
       </CardContent>

@@ -1,9 +1,16 @@
 import type { FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { InputField, SelectField, TextareaField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import type { TipRecord } from "../../../server/content/tips.ts";
-import { addTipSchema, editTipSchema, TIP_CATEGORY_OPTIONS, TIP_TYPE_OPTIONS, type TipCategory } from "./schemas";
+import {
+  addTipSchema,
+  editTipSchema,
+  TIP_CATEGORY_OPTIONS,
+  TIP_INTENTS,
+  TIP_TYPE_OPTIONS,
+  type TipCategory,
+} from "./schemas";
 
 // The same fields in the add and the edit form, whose schemas differ.
 type TipFieldsMeta = Record<
@@ -19,8 +26,8 @@ export function AddTipDialog({ trigger, category }: { trigger: ReactNode; catego
       description="A card on the public Tips & Tricks page."
       trigger={trigger}
       schema={addTipSchema}
-      intent="create-tip"
-      formId="create-tip"
+      intent={TIP_INTENTS.create}
+      formId={TIP_INTENTS.create}
       // A list filtered to one category adds to that category.
       defaultValue={{ category: category ?? "Tenable", type: "external", orderIndex: "0" }}
       submitLabel="Add Resource"
@@ -33,12 +40,12 @@ export function AddTipDialog({ trigger, category }: { trigger: ReactNode; catego
 
 export function EditTipDialog({ trigger, tip }: { trigger: ReactNode; tip: TipRecord }) {
   return (
-    <FormDialog
+    <EditItemDialog
       title="Edit Resource"
       trigger={trigger}
       schema={editTipSchema}
-      intent="update-tip"
-      formId={`update-tip-${tip.id}`}
+      intent={TIP_INTENTS.update}
+      item={tip}
       defaultValue={{
         id: tip.id,
         revision: String(tip.revision),
@@ -49,17 +56,9 @@ export function EditTipDialog({ trigger, tip }: { trigger: ReactNode; tip: TipRe
         type: tip.type,
         orderIndex: String(tip.orderIndex),
       }}
-      submitLabel="Save changes"
     >
-      {(fields) => (
-        <>
-          {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-          <input type="hidden" name={fields.id.name} defaultValue={tip.id} />
-          <input type="hidden" name={fields.revision.name} defaultValue={tip.revision} />
-          <TipFields fields={fields} />
-        </>
-      )}
-    </FormDialog>
+      {(fields) => <TipFields fields={fields} />}
+    </EditItemDialog>
   );
 }
 

@@ -1,9 +1,10 @@
-import { Lightbulb, Pencil, Trash2 } from "lucide-react";
-import { ConfirmAction } from "~/components/forms/confirm-action";
+import { Lightbulb, Pencil } from "lucide-react";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { IconButton } from "~/components/ui/icon-button";
 import { Table, TableActions, TableBody, TableCell, TableHead, TableRow } from "~/components/ui/table";
 import type { TipRecord } from "../../../server/content/tips.ts";
+import { TIP_INTENTS } from "./schemas";
 import { EditTipDialog } from "./tip-dialogs";
 import { TipTypeBadge } from "./tip-type-badge";
 
@@ -43,14 +44,10 @@ function TipRow({ tip }: { tip: TipRecord }) {
         {/* One group, so that the two buttons stay side by side in a narrow column. */}
         <div className="flex gap-1">
           <EditTipDialog tip={tip} trigger={<IconButton icon={Pencil} label={`Edit ${tip.title}`} />} />
-          <ConfirmAction
-            trigger={
-              <IconButton icon={Trash2} label={`Delete ${tip.title}`} className="text-danger hover:text-danger" />
-            }
-            title={`Delete ${tip.title}?`}
+          <DeleteItemButton
+            name={tip.title}
             description="The card is removed from the public Tips & Tricks page. This action cannot be undone."
-            confirmLabel="Delete"
-            intent="delete-tip"
+            intent={TIP_INTENTS.delete}
             fields={{ id: tip.id }}
           />
         </div>

@@ -1,5 +1,5 @@
-import { ShieldCheck, Trash2, UserCog } from "lucide-react";
-import { ConfirmAction } from "~/components/forms/confirm-action";
+import { ShieldCheck, UserCog } from "lucide-react";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import { SelectField } from "~/components/forms/fields";
 import { FormDialog } from "~/components/forms/form-dialog";
 import { Badge } from "~/components/ui/badge";
@@ -68,16 +68,9 @@ function AccountRow({ user, isViewer }: { user: UserSummary; isViewer: boolean }
           )}
         </FormDialog>
         {!isViewer && (
-          <ConfirmAction
-            trigger={
-              <IconButton
-                icon={Trash2}
-                label={`Delete ${label}`}
-                className="text-danger hover:text-danger"
-                data-testid="delete-user"
-              />
-            }
-            title={`Delete ${label}?`}
+          <DeleteItemButton
+            name={label}
+            data-testid="delete-user"
             description="The account, its sessions and passkeys are removed permanently. This action cannot be undone."
             confirmLabel="Delete permanently"
             intent="delete-user"

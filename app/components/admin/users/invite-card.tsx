@@ -1,7 +1,7 @@
 import { Send } from "lucide-react";
 import { InputField, SelectField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { FormActionData } from "~/lib/forms";
 import { inviteSchema, ROLE_OPTIONS } from "./schemas";
@@ -30,10 +30,9 @@ export function InviteCard() {
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
             <InputField meta={fields.email} label="Email" type="email" autoComplete="off" className="sm:flex-1" />
             <SelectField meta={fields.role} label="Role" options={ROLE_OPTIONS} className="sm:w-44" />
-            <Button type="submit" className="sm:mt-6.5" disabled={busy}>
-              <Send aria-hidden="true" className="size-4" />
-              {busy ? "Sending…" : "Send invitation"}
-            </Button>
+            <SubmitButton busy={busy} pendingLabel="Sending…" icon={Send} className="sm:mt-6.5">
+              Send invitation
+            </SubmitButton>
           </div>
         </IntentForm>
         {invitationUrl && (
