@@ -7,8 +7,8 @@ import {
   type AboutContentKey,
   aboutContentChangesSchema,
 } from "./about-input.ts";
-import { saveAtRevision } from "./revisions.ts";
-import { type ContentStore, writeContent } from "./store.ts";
+import { type EditorEntry, type EntryTable, readEntries, saveEntries } from "./entries.ts";
+import type { ContentStore } from "./store.ts";
 
 /**
  * The site_content table: the About page's name, title, biography and mission. The
@@ -40,24 +40,23 @@ export async function seedAboutContent(db: Kysely<Database>): Promise<void> {
 }
 
 /** One entry as the editor shows it; revision 0 for an entry that was never saved. */
-export interface AboutEditorEntry {
-  value: string;
-  revision: number;
-}
+export type AboutEditorEntry = EditorEntry;
 
 export type AboutEditorContent = Record<AboutContentKey, AboutEditorEntry>;
 
-function toEditorEntry(key: AboutContentKey, row: { value: string; revision: number } | undefined): AboutEditorEntry {
-  return { value: row?.value ?? ABOUT_CONTENT_DEFAULTS[key], revision: row?.revision ?? 0 };
-}
+const ABOUT_CONTENT: EntryTable<AboutContentKey> = {
+  table: "site_content",
+  keyColumn: "key",
+  valueColumn: "value",
+  thing: "about content",
+  entity: "about-content",
+  keys: ABOUT_CONTENT_KEYS,
+  defaults: ABOUT_CONTENT_DEFAULTS,
+};
 
 /** Every entry of the Biography & Content editor with its revision. */
 export async function getAboutContentForEditor(db: Kysely<Database>): Promise<AboutEditorContent> {
-  const rows = await db.selectFrom("site_content").select(["key", "value", "revision"]).execute();
-  const byKey = new Map(rows.map((row) => [row.key, row]));
-  const content = {} as AboutEditorContent;
-  for (const key of ABOUT_CONTENT_KEYS) content[key] = toEditorEntry(key, byKey.get(key));
-  return content;
+  return readEntries(db, ABOUT_CONTENT);
 }
 
 /**
@@ -69,42 +68,5 @@ export async function updateAboutContent(
   store: ContentStore,
   changes: AboutContentChanges,
 ): Promise<AboutEditorContent> {
-  const data = parseInput(aboutContentChangesSchema, changes);
-  return writeContent(store, async ({ trx, audit }) => {
-    const saved: AboutContentKey[] = [];
-    for (const key of ABOUT_CONTENT_KEYS) {
-      const change = data[key];
-      if (!change) continue;
-      const read = async () => {
-        const row = await trx.selectFrom("site_content").selectAll().where("key", "=", key).executeTakeFirst();
-        return { ...toEditorEntry(key, row), exists: row !== undefined };
-      };
-      const { before } = await saveAtRevision("about content", change.revision, {
-        read,
-        holds: (current) => current.value === change.value,
-        async write(current) {
-          const row = current.exists
-            ? await trx
-                .updateTable("site_content")
-                .set((eb) => ({ value: change.value, revision: eb("revision", "+", 1) }))
-                .where("key", "=", key)
-                .where("revision", "=", change.revision)
-                .returningAll()
-                .executeTakeFirst()
-            : await trx
-                .insertInto("site_content")
-                .values({ key, value: change.value })
-                .onConflict((conflict) => conflict.column("key").doNothing())
-                .returningAll()
-                .executeTakeFirst();
-          return row && { ...toEditorEntry(key, row), exists: true };
-        },
-      });
-      if (before) saved.push(key);
-    }
-    if (saved.length > 0) {
-      await audit({ action: "about-content.updated", entity: "about-content", entityId: null, details: { saved } });
-    }
-    return getAboutContentForEditor(trx);
-  });
+  return saveEntries(store, ABOUT_CONTENT, parseInput(aboutContentChangesSchema, changes));
 }

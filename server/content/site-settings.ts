@@ -1,14 +1,14 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { parseInput } from "../validation.ts";
-import { saveAtRevision } from "./revisions.ts";
+import { type EditorEntry, type EntryTable, readEntries, saveEntries } from "./entries.ts";
 import {
   SITE_SETTING_KEYS,
   type SiteSettingKey,
   type SiteSettingsChanges,
   siteSettingsChangesSchema,
 } from "./site-settings-input.ts";
-import { type ContentStore, writeContent } from "./store.ts";
+import type { ContentStore } from "./store.ts";
 
 /**
  * The site_settings table: the LinkedIn and resume links of the footer and the About
@@ -43,25 +43,23 @@ export async function getSiteSettings(db: Kysely<Database>): Promise<SiteSetting
 }
 
 /** One setting as the editor shows it; revision 0 for a setting that was never saved. */
-export interface SiteSettingEntry {
-  value: string;
-  revision: number;
-}
+export type SiteSettingEntry = EditorEntry;
 
 export type SiteSettingsForEditor = Record<SiteSettingKey, SiteSettingEntry>;
 
-function toEntry(key: SiteSettingKey, row: { setting_value: string; revision: number } | undefined): SiteSettingEntry {
-  return { value: row?.setting_value ?? DEFAULT_SITE_SETTINGS[key], revision: row?.revision ?? 0 };
-}
+const SITE_SETTINGS: EntryTable<SiteSettingKey> = {
+  table: "site_settings",
+  keyColumn: "setting_key",
+  valueColumn: "setting_value",
+  thing: "settings",
+  entity: "site-settings",
+  keys: SITE_SETTING_KEYS,
+  defaults: DEFAULT_SITE_SETTINGS,
+};
 
 /** Every setting with its revision, for the Site Settings editor. */
 export async function getSiteSettingsForEditor(db: Kysely<Database>): Promise<SiteSettingsForEditor> {
-  const rows = await db.selectFrom("site_settings").select(["setting_key", "setting_value", "revision"]).execute();
-  const byKey = new Map(rows.map((row) => [row.setting_key, row]));
-  return {
-    linkedin_url: toEntry("linkedin_url", byKey.get("linkedin_url")),
-    resume_url: toEntry("resume_url", byKey.get("resume_url")),
-  };
+  return readEntries(db, SITE_SETTINGS);
 }
 
 /**
@@ -73,42 +71,5 @@ export async function updateSiteSettings(
   store: ContentStore,
   changes: SiteSettingsChanges,
 ): Promise<SiteSettingsForEditor> {
-  const data = parseInput(siteSettingsChangesSchema, changes);
-  return writeContent(store, async ({ trx, audit }) => {
-    const saved: SiteSettingKey[] = [];
-    for (const key of SITE_SETTING_KEYS) {
-      const change = data[key];
-      if (!change) continue;
-      const read = async () => {
-        const row = await trx.selectFrom("site_settings").selectAll().where("setting_key", "=", key).executeTakeFirst();
-        return { ...toEntry(key, row), exists: row !== undefined };
-      };
-      const { before } = await saveAtRevision("settings", change.revision, {
-        read,
-        holds: (current) => current.value === change.value,
-        async write(current) {
-          const row = current.exists
-            ? await trx
-                .updateTable("site_settings")
-                .set((eb) => ({ setting_value: change.value, revision: eb("revision", "+", 1) }))
-                .where("setting_key", "=", key)
-                .where("revision", "=", change.revision)
-                .returningAll()
-                .executeTakeFirst()
-            : await trx
-                .insertInto("site_settings")
-                .values({ setting_key: key, setting_value: change.value })
-                .onConflict((conflict) => conflict.column("setting_key").doNothing())
-                .returningAll()
-                .executeTakeFirst();
-          return row && { ...toEntry(key, row), exists: true };
-        },
-      });
-      if (before) saved.push(key);
-    }
-    if (saved.length > 0) {
-      await audit({ action: "site-settings.updated", entity: "site-settings", entityId: null, details: { saved } });
-    }
-    return getSiteSettingsForEditor(trx);
-  });
+  return saveEntries(store, SITE_SETTINGS, parseInput(siteSettingsChangesSchema, changes));
 }
