@@ -97,7 +97,10 @@ export function ImageUpload({ current, onUploaded, label = "Upload image", actio
         event.preventDefault();
         setDragging(true);
       }}
-      onDragLeave={() => setDragging(false)}
+      onDragLeave={(event) => {
+        // Moving over the zone's own children is not leaving it.
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
       onDrop={onDrop}
       className={cn(
         "flex flex-col gap-4 rounded-lg border border-dashed border-line p-4 sm:flex-row sm:items-center data-[dragging]:border-accent data-[dragging]:bg-accent/5",

@@ -16,7 +16,7 @@ export function MediaCard({ image }: { image: MediaLibraryItem }) {
   const chapters = chaptersUsing(image.usage);
   return (
     <Card data-testid="media-card" className="flex h-full flex-col overflow-hidden">
-      <div className="flex aspect-[4/3] items-center justify-center border-b border-line bg-surface p-2">
+      <div className="flex aspect-[4/3] min-h-0 items-center justify-center overflow-hidden border-b border-line bg-surface p-2">
         <img
           src={thumbnail.url}
           width={thumbnail.width}

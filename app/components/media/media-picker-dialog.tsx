@@ -93,7 +93,7 @@ function MediaChoices({ onPick }: { onPick: (image: MediaLibraryItem) => void })
             const thumbnail = thumbnailOf(image);
             return (
               <RadioCard key={image.id} value={image.id}>
-                <span className="flex aspect-[4/3] items-center justify-center bg-surface-raised p-1">
+                <span className="flex aspect-[4/3] min-h-0 items-center justify-center overflow-hidden bg-surface-raised p-1">
                   <img
                     src={thumbnail.url}
                     width={thumbnail.width}
