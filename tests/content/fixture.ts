@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
 import { AppError } from "../../server/errors.ts";
 import { createLogger } from "../../server/logger.ts";
+import { insertActor } from "../helpers/actor.ts";
 import { createTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases.ts";
 
 export const logger = createLogger({ level: "silent" });
@@ -32,19 +33,7 @@ export function useContentFixture(dialect: TestDialect): ContentFixture {
   beforeAll(async () => {
     fixture.testDb = await createTestDatabase(dialect);
     fixture.handle = await prepareDatabase(fixture.testDb.config, logger);
-    const now = new Date().toISOString();
-    // Better Auth's user table is not in the app's schema types.
-    await (fixture.handle.db as Kysely<any>)
-      .insertInto("user")
-      .values({
-        id: ACTOR_ID,
-        name: "Eddie Editor",
-        email: "editor@example.test",
-        emailVerified: true,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .execute();
+    await insertActor(fixture.handle.db, { id: ACTOR_ID, email: "editor@example.test" });
     const open = () =>
       createPublishedContent({
         db: fixture.handle.db,

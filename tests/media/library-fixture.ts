@@ -1,9 +1,9 @@
-import type { Kysely } from "kysely";
 import { afterAll, beforeAll } from "vitest";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMediaLibrary, type MediaLibrary, type MediaLibraryOptions } from "../../server/media/library.ts";
+import { insertActor } from "../helpers/actor.ts";
 import { createTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases.ts";
 import { type StorageDriver, type StorageFixture, useStorage } from "./storage-drivers.ts";
 
@@ -27,19 +27,7 @@ export function useLibrary(dialect: TestDialect, driver: StorageDriver): Library
   beforeAll(async () => {
     testDb = await createTestDatabase(dialect);
     fixture.handle = await prepareDatabase(testDb.config, createLogger({ level: "silent" }));
-    const now = new Date().toISOString();
-    // Better Auth's user table is not in the app's schema types.
-    await (fixture.handle.db as Kysely<any>)
-      .insertInto("user")
-      .values({
-        id: ACTOR_ID,
-        name: "Eddie Editor",
-        email: "media@example.test",
-        emailVerified: true,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .execute();
+    await insertActor(fixture.handle.db, { id: ACTOR_ID, email: "media@example.test" });
     fixture.openLibrary = (options) =>
       createMediaLibrary({
         db: fixture.handle.db,
