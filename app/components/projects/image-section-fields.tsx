@@ -2,7 +2,7 @@ import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { Images } from "lucide-react";
 import { InputField } from "~/components/forms/fields";
 import { ImageUpload } from "~/components/media/image-upload";
-import { ImageUrlImport } from "~/components/media/image-url-import";
+import { ImportUrlField } from "~/components/media/import-url-field";
 import { MediaPickerDialog } from "~/components/media/media-picker-dialog";
 import { Button } from "~/components/ui/button";
 import type { SectionForm } from "./section-fields";
@@ -56,7 +56,7 @@ export function ImageSectionFields({
             />
           }
         />
-        <ImageUrlImport onImported={chooseImage} alt={alt} />
+        <ImportUrlField onImported={chooseImage} alt={alt} />
         {errors.length > 0 && (
           <p id={fields.content.errorId} className="text-sm text-danger" data-testid="field-error">
             {errors.join(" ")}

@@ -15,11 +15,11 @@ function ownImagePath(value: string): string | null {
 }
 
 /**
- * A pasted image address, for a form that already has its own <form> (so no form of its
- * own): an image of another site is imported (POST /api/media/import: the server fetches
- * it once into the media library), so readers never load it from a third party.
+ * A pasted image address, as a field of another form (forms cannot nest, so it sends
+ * itself): an image of another site is imported (POST /api/media/import: the server
+ * fetches it once into the media library), so readers never load it from a third party.
  */
-export function ImageUrlImport({
+export function ImportUrlField({
   onImported,
   alt,
 }: {
@@ -77,7 +77,6 @@ export function ImageUrlImport({
           onKeyDown={onKeyDown}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${ids.hintId} ${ids.errorId}` : ids.hintId}
-          data-testid="image-url-import"
         />
         <Button variant="secondary" disabled={busy} onClick={() => void use()} className="shrink-0">
           <Download aria-hidden="true" className="size-4" />
