@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { readerSections } from "./published.ts";
 import type { ChapterPage, ChapterSummary } from "./types.ts";
 
 /**
@@ -29,13 +30,7 @@ export async function readChapterPreview(db: Kysely<Database>, slug: string): Pr
     .orderBy("number")
     .orderBy("id")
     .execute();
-  const sections = await db
-    .selectFrom("chapter_sections")
-    .select(["id", "type", "content", "caption", "language", "alt"])
-    .where("chapter_id", "=", chapter.id)
-    .orderBy("order_index")
-    .orderBy("id")
-    .execute();
+  const sections = await readerSections(db, chapter.id);
   const position = chapters.findIndex((candidate) => candidate.id === chapter.id);
   return {
     chapters,

@@ -156,6 +156,17 @@ async function loadChapterIndex(db: Kysely<Database>): Promise<ChapterIndex> {
   };
 }
 
+/** A chapter's sections as the reader shows them, in their order (the draft preview reads them the same way). */
+export function readerSections(db: Kysely<Database>, chapterId: string) {
+  return db
+    .selectFrom("chapter_sections")
+    .select(["id", "type", "content", "caption", "language", "alt"])
+    .where("chapter_id", "=", chapterId)
+    .orderBy("order_index")
+    .orderBy("id")
+    .execute();
+}
+
 async function loadChapterPage(
   db: Kysely<Database>,
   index: ChapterIndex,
@@ -167,13 +178,7 @@ async function loadChapterPage(
     .where("id", "=", summary.id)
     .executeTakeFirst();
   if (!chapter?.published) return null;
-  const sections = await db
-    .selectFrom("chapter_sections")
-    .select(["id", "type", "content", "caption", "language", "alt"])
-    .where("chapter_id", "=", summary.id)
-    .orderBy("order_index")
-    .orderBy("id")
-    .execute();
+  const sections = await readerSections(db, summary.id);
   const position = index.chapters.findIndex((candidate) => candidate.id === summary.id);
   return {
     chapter: { ...summary, updatedAt: chapter.updated_at, publishedAt: chapter.published_at },
