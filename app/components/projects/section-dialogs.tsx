@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog, FormDialog } from "~/components/forms/form-dialog";
 import type { SectionRecord } from "../../../server/content/sections.ts";
 import { addSectionSchema, editSectionSchema, PROJECTS_INTENTS } from "./schemas";
 import { SectionFields, type SectionFieldsMeta, type SectionForm } from "./section-fields";
@@ -32,13 +32,13 @@ export function AddSectionDialog({ trigger, chapterId }: { trigger: ReactNode; c
 
 export function EditSectionDialog({ trigger, section }: { trigger: ReactNode; section: SectionRecord }) {
   return (
-    <FormDialog
+    <EditItemDialog
       title="Edit Section"
       trigger={trigger}
       size="xl"
       schema={editSectionSchema}
       intent={PROJECTS_INTENTS.updateSection}
-      formId={`${PROJECTS_INTENTS.updateSection}-${section.id}`}
+      item={section}
       defaultValue={{
         type: section.type,
         content: section.content,
@@ -46,17 +46,9 @@ export function EditSectionDialog({ trigger, section }: { trigger: ReactNode; se
         language: section.language ?? "",
         alt: section.alt ?? "",
       }}
-      submitLabel="Save changes"
     >
-      {(fields, form) => (
-        <>
-          {/* The revision the dialog opened at: a save after someone else's is refused, not applied over it. */}
-          <input type="hidden" name={fields.id.name} defaultValue={section.id} />
-          <input type="hidden" name={fields.revision.name} defaultValue={section.revision} />
-          <SectionEditor fields={fields} form={form} />
-        </>
-      )}
-    </FormDialog>
+      {(fields, form) => <SectionEditor fields={fields} form={form} />}
+    </EditItemDialog>
   );
 }
 
