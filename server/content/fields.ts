@@ -71,4 +71,7 @@ const REVISION_MESSAGE = "This form is out of date. Reload the page and try agai
 export const revisionField = z.number({ error: REVISION_MESSAGE }).int(REVISION_MESSAGE).min(0, REVISION_MESSAGE);
 
 /** The ids of a list in their new order, for a drag-and-drop reorder. */
+/** The id of the item a form edits, moves or deletes; the form sends it, so a bad one is a bad form. */
+export const itemIdField = z.string({ error: "The form was not understood." }).min(1).max(200);
+
 export const orderedIdsField = z.array(z.string().min(1), { error: "Give the new order of the list" }).max(10_000);

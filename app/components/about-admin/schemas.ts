@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { aboutContentEntries } from "../../../server/content/about-input.ts";
-import { orderedIdsField, revisionField } from "../../../server/content/fields.ts";
+import { itemIdField, orderedIdsField, revisionField } from "../../../server/content/fields.ts";
 import {
   newCertificationSchema,
   newSkillSchema,
@@ -15,7 +15,7 @@ export const SAVE_ABOUT_CONTENT_INTENT = "save-about-content";
 /** Biography & Content saves every entry together, each with the revision the form was opened at. */
 export const aboutContentFormSchema = z.object(aboutContentEntries);
 
-const id = z.string({ error: "The form was not understood." }).min(1).max(200);
+const id = itemIdField;
 
 export const deleteItemSchema = z.object({ id });
 /** Moves and reorders name the list's revision: a list changed by someone else is not rearranged blind. */

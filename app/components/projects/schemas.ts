@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { newChapterSchema } from "../../../server/content/chapter-input.ts";
-import { orderedIdsField, revisionField } from "../../../server/content/fields.ts";
+import { itemIdField, orderedIdsField, revisionField } from "../../../server/content/fields.ts";
 import { newSectionSchema, sectionFields, withImageUrlCheck } from "../../../server/content/section-input.ts";
 
 /**
@@ -8,7 +8,7 @@ import { newSectionSchema, sectionFields, withImageUrlCheck } from "../../../ser
  * rules are the services' (chapter-input.ts, section-input.ts).
  */
 
-const id = z.string({ error: "The form was not understood." }).min(1).max(200);
+const id = itemIdField;
 
 // A switch left off sends nothing: in these forms a missing `published` means off
 // (the service's own default, on, is for callers that leave it out).

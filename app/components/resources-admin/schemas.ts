@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { revisionField } from "../../../server/content/fields.ts";
+import { itemIdField, revisionField } from "../../../server/content/fields.ts";
 import { newResourceSchema } from "../../../server/content/resource-input.ts";
 import { RESOURCE_CATEGORIES } from "../../../server/db/schema.ts";
 
@@ -12,7 +12,7 @@ export const RESOURCE_INTENTS = {
   delete: "delete-resource",
 } as const;
 
-const id = z.string({ error: "The form was not understood." }).min(1).max(200);
+const id = itemIdField;
 
 export const addResourceSchema = newResourceSchema;
 /** Every field is sent (a switched-off Featured sends nothing and means false), with the revision the dialog opened at. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { revisionField } from "../../../server/content/fields.ts";
+import { itemIdField, revisionField } from "../../../server/content/fields.ts";
 import { newTipSchema } from "../../../server/content/tip-input.ts";
 import { TIP_CATEGORIES, TIP_TYPES } from "../../../server/db/schema.ts";
 
@@ -8,7 +8,7 @@ import { TIP_CATEGORIES, TIP_TYPES } from "../../../server/db/schema.ts";
 /** The intents of the screen's forms, posted by the dialogs and the delete buttons. */
 export const TIP_INTENTS = { create: "create-tip", update: "update-tip", delete: "delete-tip" } as const;
 
-const id = z.string({ error: "The form was not understood." }).min(1).max(200);
+const id = itemIdField;
 
 export const addTipSchema = newTipSchema;
 /** Every field is sent, so an emptied description or URL is saved empty, with the revision the dialog opened at. */
