@@ -12,7 +12,7 @@ import {
 import { freePort } from "../tests/helpers/server.ts";
 import { checkState, chooseTheme, expectKeyboardDialog, LOOKS, type Theme, toast } from "./helpers/admin-screens.ts";
 import { closeBrowser, launchBrowser, type TestPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 
 /**
  * The account page (/admin/account) in a real browser: TOTP two-factor enrolment and
@@ -102,8 +102,7 @@ beforeEach(async () => {
 const userId = (email: string) => site.users.get(email)?.id as string;
 
 async function signInWithForm(page: Page, email: string, password = TEST_PASSWORD) {
-  await page.goto(`${baseUrl}/auth?${new URLSearchParams({ redirectTo: "/admin/account" })}`);
-  await waitForHydration(page);
+  await visit(page, `${baseUrl}/auth?${new URLSearchParams({ redirectTo: "/admin/account" })}`);
   const form = page.getByTestId("sign-in-form");
   await form.getByLabel("Email", { exact: true }).fill(email);
   await form.getByLabel("Password", { exact: true }).fill(password);

@@ -2,9 +2,17 @@ import type { Kysely } from "kysely";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
-import { checkState, choose, chooseTheme, expectKeyboardDialog, LOOKS, toast } from "./helpers/admin-screens.ts";
+import {
+  checkState,
+  choose,
+  chooseTheme,
+  expectKeyboardDialog,
+  expectStaleSaveRefused,
+  LOOKS,
+  toast,
+} from "./helpers/admin-screens.ts";
 import { textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -22,13 +30,6 @@ const ACCOUNTS = {
 
 const STALE_CONTENT =
   "This about content was changed by someone else since you opened it. Reload to see the latest version.";
-
-/** Opens an admin page and waits until it answers clicks. */
-async function visit(page: Page, url: string) {
-  const response = await page.goto(url);
-  await waitForHydration(page);
-  return response;
-}
 
 /** The names of a list's items in their order, read from the drag handles' labels. */
 async function order(page: Page, list: string): Promise<string[]> {
@@ -162,15 +163,6 @@ async function publicAbout(base: string): Promise<string> {
 describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
   const site = setUpSignedInSite({ dialect, accounts: ACCOUNTS, subnet: "10.0.41" });
 
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
-
   // The looks do not depend on the database: checked once.
   if (dialect === TEST_DIALECTS[0]) {
     describe.each(LOOKS)("in the $theme theme", ({ theme, viewport }) => {
@@ -201,7 +193,7 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
           }
 
           // A list with items (put there for this look only), its edit dialog and its delete confirmation.
-          await database((db) =>
+          await site.database((db) =>
             db
               .insertInto("skills")
               .values([
@@ -223,7 +215,7 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
             await checkState(page, theme, "the delete confirmation");
             await page.keyboard.press("Escape");
           } finally {
-            await database((db) => db.deleteFrom("skills").where("id", "like", "skill-look-%").execute());
+            await site.database((db) => db.deleteFrom("skills").where("id", "like", "skill-look-%").execute());
           }
         });
       });
@@ -282,7 +274,7 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
       const page = await site.signedIn(testPage, "editor");
       await visit(page, `${site.base}/admin/about`);
       // Someone else saves the mission after this page was loaded.
-      await database((db) =>
+      await site.database((db) =>
         db
           .updateTable("site_content")
           .set((eb) => ({ value: "Changed elsewhere.", revision: eb("revision", "+", 1) }))
@@ -290,14 +282,15 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
           .execute(),
       );
       const form = page.getByTestId("biography-form");
-      await form.getByLabel("Mission statement").fill("My version.");
-      const answer = page.waitForResponse((response) => response.request().method() === "POST");
-      await form.getByRole("button", { name: "Save Content" }).click();
-      expect((await answer).status()).toBe(409);
-      expect(await textOf(form.getByTestId("form-errors"))).toBe(STALE_CONTENT);
-      await toast(page, `Failed to update content: ${STALE_CONTENT}`).waitFor();
-      expect(await form.getByLabel("Mission statement").inputValue()).toBe("My version.");
-      const mission = await database((db) =>
+      await expectStaleSaveRefused(page, {
+        form,
+        field: form.getByLabel("Mission statement"),
+        typed: "My version.",
+        save: form.getByRole("button", { name: "Save Content" }),
+        message: STALE_CONTENT,
+        failure: "Failed to update content",
+      });
+      const mission = await site.database((db) =>
         db.selectFrom("site_content").select("value").where("key", "=", "about_mission").executeTakeFirstOrThrow(),
       );
       expect(mission.value).toBe("Changed elsewhere.");
@@ -320,7 +313,7 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
         };
         // The items by order_index, each rewritten to its position.
         const savedOrder = () =>
-          database(async (db) => {
+          site.database(async (db) => {
             const rows = (await (db as Kysely<any>)
               .selectFrom(list.table)
               .select([list.nameColumn, "order_index"])

@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
-import { checkState, chooseTheme, LOOKS, toast } from "./helpers/admin-screens.ts";
+import { checkState, chooseTheme, expectStaleSaveRefused, LOOKS, toast } from "./helpers/admin-screens.ts";
 import { textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -25,19 +25,8 @@ const STALE_HOME =
 describe.each(TEST_DIALECTS)("the Home Page Editor on %s", (dialect) => {
   const site = setUpSignedInSite({ dialect, accounts: ACCOUNTS, subnet: "10.0.51" });
 
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
-
   async function openEditor(page: Page) {
-    const response = await page.goto(`${site.base}/admin/home`);
-    expect(response?.status()).toBe(200);
-    await waitForHydration(page);
+    expect((await visit(page, `${site.base}/admin/home`))?.status()).toBe(200);
     return page.getByTestId("home-page-editor");
   }
 
@@ -84,7 +73,7 @@ describe.each(TEST_DIALECTS)("the Home Page Editor on %s", (dialect) => {
         secondary: { text: "My GitHub", href: "https://github.com/ada" },
         newsletter: 0,
       });
-      const audit = await database((db) =>
+      const audit = await site.database((db) =>
         db.selectFrom("audit_log").select(["action", "user_id"]).where("action", "=", "home-page.updated").execute(),
       );
       expect(audit).toEqual([{ action: "home-page.updated", user_id: site.site.users.get(ACCOUNTS.editor.email)?.id }]);
@@ -122,26 +111,26 @@ describe.each(TEST_DIALECTS)("the Home Page Editor on %s", (dialect) => {
       expect(posts).toEqual([]);
     });
 
-    const before = await database((db) =>
+    const before = await site.database((db) =>
       db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute(),
     );
     const revisions = Object.fromEntries(before.map((row) => [`${row.section_key}.revision`, String(row.revision)]));
-    const refused = await fetch(`${site.base}/admin/home.data`, {
-      method: "POST",
-      headers: { Cookie: site.sessions.editor, Origin: site.base, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
+    const refused = await site.postForm(
+      "/admin/home",
+      {
         intent: "save-home-page",
         ...revisions,
         "hero_headline.value": "Changed",
         "button_primary_text.value": "Go",
         "button_primary_text.link": "javascript:alert(1)",
         "button_secondary_text.value": "Read",
-      }).toString(),
-    });
+      },
+      "editor",
+    );
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain(`Failed to update home page: ${LINK_MESSAGE}`);
     expect(
-      await database((db) => db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute()),
+      await site.database((db) => db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute()),
     ).toEqual(before);
   });
 
@@ -149,25 +138,26 @@ describe.each(TEST_DIALECTS)("the Home Page Editor on %s", (dialect) => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");
       const editor = await openEditor(page);
-      await database((db) =>
+      await site.database((db) =>
         db
           .updateTable("home_page_content")
           .set((eb) => ({ content_value: "Someone else's tagline", revision: eb("revision", "+", 1) }))
           .where("section_key", "=", "hero_tagline")
           .execute(),
       );
-      const before = await database((db) =>
+      const before = await site.database((db) =>
         db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute(),
       );
-      await editor.getByLabel("Hero headline").fill("Mine, not theirs");
-      const answer = page.waitForResponse((response) => response.request().method() === "POST");
-      await editor.getByRole("button", { name: "Save Home Page" }).click();
-      expect((await answer).status()).toBe(409);
-      expect(await textOf(editor.getByTestId("form-errors"))).toBe(STALE_HOME);
-      await toast(page, `Failed to update home page: ${STALE_HOME}`).waitFor();
-      expect(await editor.getByLabel("Hero headline").inputValue()).toBe("Mine, not theirs");
+      await expectStaleSaveRefused(page, {
+        form: editor,
+        field: editor.getByLabel("Hero headline"),
+        typed: "Mine, not theirs",
+        save: editor.getByRole("button", { name: "Save Home Page" }),
+        message: STALE_HOME,
+        failure: "Failed to update home page",
+      });
       expect(
-        await database((db) => db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute()),
+        await site.database((db) => db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute()),
       ).toEqual(before);
     });
   });

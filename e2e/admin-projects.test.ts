@@ -7,12 +7,13 @@ import {
   chooseTheme,
   expectKeyboardDialog,
   expectNoSideScroll,
+  expectStaleDialogSaveRefused,
   LOOKS,
   type Theme,
   toast,
 } from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -39,13 +40,6 @@ const SEEDED = [
   { id: "chapter-ordered", slug: "ordered-chapter", title: "Ordered chapter", sections: ["Alpha", "Bravo", "Charlie"] },
   { id: "chapter-doomed", slug: "doomed-chapter", title: "Doomed chapter", sections: [] },
 ] as const;
-
-/** Opens an admin page and waits until it answers clicks. */
-async function visit(page: Page, url: string) {
-  const response = await page.goto(url);
-  await waitForHydration(page);
-  return response;
-}
 
 function chapterRow(page: Page, title: string): Locator {
   return page.getByTestId("chapter-row").filter({ has: page.getByRole("link", { name: title, exact: true }) });
@@ -111,15 +105,6 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
   const look = (page: Page, theme: Theme, state: string) =>
     dialect === TEST_DIALECTS[0] ? checkState(page, theme, state) : expectNoSideScroll(page, state);
 
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
-
   it("the dashboard's Create a chapter lands here, one click away from the New Chapter dialog", async () => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");
@@ -147,7 +132,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         await look(page, theme, "no chapter chosen");
 
         // A chapter: its title is required (spaces alone are not a title); published by default, numbered next.
-        const highest = await database((db) =>
+        const highest = await site.database((db) =>
           db
             .selectFrom("chapters")
             .select((eb) => eb.fn.max("number").as("number"))
@@ -302,7 +287,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         await chapterRow(page, renamed).waitFor({ state: "detached" });
         await page.getByText("Select a chapter to view and manage sections").waitFor();
         expect((await publicPage(moved.url.replace(site.base, ""))).status).toBe(404);
-        const left = await database((db) =>
+        const left = await site.database((db) =>
           db.selectFrom("chapter_sections").select("id").where("content", "like", "Scope first.%").execute(),
         );
         expect(left).toEqual([]);
@@ -364,7 +349,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         await expect.poll(() => textOf(row)).toContain("Published");
         expect((await publicPage(path)).html).toContain(draft);
         const notification = () =>
-          database((db) =>
+          site.database((db) =>
             db
               .selectFrom("notifications")
               .innerJoin("chapters", "chapters.id", "notifications.item_id")
@@ -423,15 +408,11 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
       await add.getByLabel("Text", { exact: true }).fill("Written for a chapter about to go.");
 
       // Meanwhile, a colleague deletes the chapter.
-      const deleted = await fetch(`${site.base}/admin/projects.data`, {
-        method: "POST",
-        headers: {
-          Cookie: site.sessions.colleague,
-          Origin: site.base,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ intent: "delete-chapter", id: "chapter-doomed" }).toString(),
-      });
+      const deleted = await site.postForm(
+        "/admin/projects",
+        { intent: "delete-chapter", id: "chapter-doomed" },
+        "colleague",
+      );
       expect(deleted.status).toBe(200);
 
       await add.getByRole("button", { name: "Add Section" }).click();
@@ -446,25 +427,20 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
       const first = await site.signedIn(testPage, "editor");
       const second = await newPage();
       try {
-        const page = await site.signedIn(second, "colleague");
-        const open = async (on: Page) => {
-          await visit(on, `${site.base}/admin/projects`);
-          await chapterRow(on, "Contested chapter").getByRole("button", { name: "Edit Contested chapter" }).click();
-          return on.getByRole("dialog", { name: "Edit Chapter" });
-        };
-        const stale = await open(first);
-        const fresh = await open(page);
-        await fresh.getByLabel("Title").fill("Contested chapter, as Colin left it");
-        await fresh.getByRole("button", { name: "Save changes" }).click();
-        await toast(page, "Chapter updated successfully!").waitFor();
-
-        await stale.getByLabel("Title").fill("Contested chapter, as Petra typed it");
-        const answer = first.waitForResponse((response) => response.request().method() === "POST");
-        await stale.getByRole("button", { name: "Save changes" }).click();
-        expect((await answer).status()).toBe(409);
-        expect(await textOf(stale.getByTestId("form-errors"))).toBe(STALE_CHAPTER);
-        await toast(first, `Failed to update chapter: ${STALE_CHAPTER}`).waitFor();
-        expect(await stale.getByLabel("Title").inputValue()).toBe("Contested chapter, as Petra typed it");
+        await expectStaleDialogSaveRefused({
+          first,
+          second: await site.signedIn(second, "colleague"),
+          open: async (on) => {
+            await visit(on, `${site.base}/admin/projects`);
+            await chapterRow(on, "Contested chapter").getByRole("button", { name: "Edit Contested chapter" }).click();
+            return on.getByRole("dialog", { name: "Edit Chapter" });
+          },
+          label: "Title",
+          values: { fresh: "Contested chapter, as Colin left it", stale: "Contested chapter, as Petra typed it" },
+          updated: "Chapter updated successfully!",
+          message: STALE_CHAPTER,
+          failure: "Failed to update chapter",
+        });
         expect((await publicPage("/projects/contested-chapter-as-colin-left-it")).html).toContain("as Colin left it");
       } finally {
         await second.close();
@@ -501,17 +477,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
   });
 
   it("the action checks every form again, whatever the browser sent", async () => {
-    const post = (fields: Record<string, string>) =>
-      fetch(`${site.base}/admin/projects.data`, {
-        method: "POST",
-        headers: {
-          Cookie: site.sessions.editor,
-          Origin: site.base,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams(fields).toString(),
-        redirect: "manual",
-      });
+    const post = (fields: Record<string, string>) => site.postForm("/admin/projects", fields, "editor");
     const refusals: Array<[Record<string, string>, number, string]> = [
       [{ intent: "create-chapter", title: "   " }, 400, "Failed to create chapter: Chapter title is required"],
       [{ intent: "create-chapter", title: "Bad order", orderIndex: "first" }, 400, "Order must be a whole number"],
@@ -538,7 +504,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
       expect(response.status, JSON.stringify(fields)).toBe(status);
       expect(await response.text()).toContain(message);
     }
-    const titles = await database((db) => db.selectFrom("chapters").select("title").execute());
+    const titles = await site.database((db) => db.selectFrom("chapters").select("title").execute());
     expect(titles.map((chapter) => chapter.title)).not.toContain("Bad order");
   });
 });

@@ -1,9 +1,17 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
-import { checkState, choose, chooseTheme, expectKeyboardDialog, LOOKS, toast } from "./helpers/admin-screens.ts";
+import {
+  checkState,
+  choose,
+  chooseTheme,
+  expectKeyboardDialog,
+  expectStaleDialogSaveRefused,
+  LOOKS,
+  toast,
+} from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -52,13 +60,6 @@ function publicCard(page: Page, section: string, name: string): Locator {
   return page.getByRole("region", { name: section }).getByTestId("resource-card").filter({ hasText: name });
 }
 
-/** Opens an admin page and waits until it answers clicks. */
-async function visit(page: Page, url: string) {
-  const response = await page.goto(url);
-  await waitForHydration(page);
-  return response;
-}
-
 describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
   const site = setUpSignedInSite({
     dialect,
@@ -72,15 +73,6 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
         .execute();
     },
   });
-
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
 
   it("the dashboard's Add resources lands here, one click away from the Add Resource dialog", async () => {
     await withPage({}, async (testPage) => {
@@ -147,7 +139,7 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
         await checkState(page, theme, "the add dialog with its messages");
         expect(posts).toEqual([]);
 
-        const countBefore = await database((db) => db.selectFrom("resources").select("id").execute());
+        const countBefore = await site.database((db) => db.selectFrom("resources").select("id").execute());
         await dialog.getByLabel("Name").fill(name);
         await dialog.getByLabel("Description").fill("Indicators, daily.");
         await url.fill(`https://feed.example/${theme}`);
@@ -160,13 +152,13 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
         await visit(page, `${site.base}/admin/resources`);
         expect(await textOf(card(page, name))).toMatch(/Featured.*News.*Indicators, daily\./);
 
-        const saved = await database((db) =>
+        const saved = await site.database((db) =>
           db.selectFrom("resources").selectAll().where("name", "=", name).executeTakeFirstOrThrow(),
         );
         // A new resource's order is the count of resources before it.
         expect(saved).toMatchObject({ category: "News", featured: true, order_index: countBefore.length });
         const notification = () =>
-          database((db) =>
+          site.database((db) =>
             db
               .selectFrom("notifications")
               .select(["status", "title", "url"])
@@ -255,25 +247,20 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
       const first = await site.signedIn(testPage, "editor");
       const second = await newPage();
       try {
-        const page = await site.signedIn(second, "colleague");
-        const open = async (on: Page) => {
-          await visit(on, `${site.base}/admin/resources`);
-          await card(on, "Contested resource").getByRole("button", { name: "Edit Contested resource" }).click();
-          return on.getByRole("dialog", { name: "Edit Resource" });
-        };
-        const stale = await open(first);
-        const fresh = await open(page);
-        await fresh.getByLabel("Name").fill("Contested resource, Cora's version");
-        await fresh.getByRole("button", { name: "Save changes" }).click();
-        await toast(page, "Resource updated successfully!").waitFor();
-
-        await stale.getByLabel("Name").fill("Contested resource, Eddie's version");
-        const answer = first.waitForResponse((response) => response.request().method() === "POST");
-        await stale.getByRole("button", { name: "Save changes" }).click();
-        expect((await answer).status()).toBe(409);
-        expect(await textOf(stale.getByTestId("form-errors"))).toBe(STALE_MESSAGE);
-        await toast(first, `Failed to update resource: ${STALE_MESSAGE}`).waitFor();
-        expect(await stale.getByLabel("Name").inputValue()).toBe("Contested resource, Eddie's version");
+        await expectStaleDialogSaveRefused({
+          first,
+          second: await site.signedIn(second, "colleague"),
+          open: async (on) => {
+            await visit(on, `${site.base}/admin/resources`);
+            await card(on, "Contested resource").getByRole("button", { name: "Edit Contested resource" }).click();
+            return on.getByRole("dialog", { name: "Edit Resource" });
+          },
+          label: "Name",
+          values: { fresh: "Contested resource, Cora's version", stale: "Contested resource, Eddie's version" },
+          updated: "Resource updated successfully!",
+          message: STALE_MESSAGE,
+          failure: "Failed to update resource",
+        });
 
         await first.goto(`${site.base}/resources`);
         await publicCard(first, "Tools", "Contested resource, Cora's version").waitFor();
@@ -284,17 +271,7 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
   });
 
   it("the action checks every form again, whatever the browser sent", async () => {
-    const post = (fields: Record<string, string>) =>
-      fetch(`${site.base}/admin/resources.data`, {
-        method: "POST",
-        headers: {
-          Cookie: site.sessions.editor,
-          Origin: site.base,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams(fields).toString(),
-        redirect: "manual",
-      });
+    const post = (fields: Record<string, string>) => site.postForm("/admin/resources", fields, "editor");
     for (const url of ["javascript:alert(1)", "data:text/html,<b>hi</b>", "//evil.example"]) {
       const refused = await post({ intent: "create-resource", name: "Sneaky", url });
       expect(refused.status).toBe(400);
@@ -306,7 +283,7 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
     const gone = await post({ intent: "delete-resource", id: "resource-that-does-not-exist" });
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain("Failed to delete resource: This resource no longer exists.");
-    const names = await database((db) => db.selectFrom("resources").select("name").execute());
+    const names = await site.database((db) => db.selectFrom("resources").select("name").execute());
     expect(names.map((resource) => resource.name)).not.toContain("Sneaky");
   });
 });

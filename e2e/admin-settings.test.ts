@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
-import { checkState, chooseTheme, LOOKS, toast } from "./helpers/admin-screens.ts";
+import { checkState, chooseTheme, expectStaleSaveRefused, LOOKS, toast } from "./helpers/admin-screens.ts";
 import { textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -23,12 +23,6 @@ const ACCOUNTS = {
 const URL_MESSAGE = "Enter a URL starting with http:// or https://";
 const STALE_SETTINGS =
   "These settings were changed by someone else since you opened them. Reload to see the latest version.";
-
-async function visit(page: Page, url: string) {
-  const response = await page.goto(url);
-  await waitForHydration(page);
-  return response;
-}
 
 /** The public About page's LinkedIn and resume buttons: name, text, href, target and rel (null when not shown). */
 async function aboutButtons(page: Page, base: string) {
@@ -50,15 +44,6 @@ async function aboutButtons(page: Page, base: string) {
 describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
   const site = setUpSignedInSite({ dialect, accounts: ACCOUNTS, subnet: "10.0.42" });
 
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
-
   it("is for admins: an editor gets Access Denied, and no Configure settings on the dashboard", async () => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");
@@ -69,19 +54,11 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
       await visit(page, `${site.base}/admin`);
       expect(await page.getByRole("link", { name: /Configure settings/ }).count()).toBe(0);
     });
-    const post = await fetch(`${site.base}/admin/settings.data`, {
-      method: "POST",
-      headers: {
-        Cookie: site.sessions.editor,
-        Origin: site.base,
-        "Content-Type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({
-        intent: "save-site-settings",
-        "linkedin_url.revision": "1",
-        "linkedin_url.value": "https://evil.example",
-      }).toString(),
-    });
+    const post = await site.postForm(
+      "/admin/settings",
+      { intent: "save-site-settings", "linkedin_url.revision": "1", "linkedin_url.value": "https://evil.example" },
+      "editor",
+    );
     expect(post.status).toBe(403);
   });
 
@@ -91,6 +68,8 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
       await visit(page, `${site.base}/admin`);
       await page.getByRole("link", { name: /Configure settings/ }).click();
       await page.waitForURL(`${site.base}/admin/settings`);
+      // A client-side navigation changes the URL before it renders: wait for the new page's heading.
+      await page.getByRole("heading", { level: 1, name: "Site Settings" }).waitFor();
       await waitForHydration(page);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Site Settings");
       expect(await textOf(page.getByTestId("settings-coming-soon"))).toContain("Coming Soon");
@@ -152,16 +131,10 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
 
   it("the action checks the links again, whatever the browser sent", async () => {
     const post = (fields: Record<string, string>) =>
-      fetch(`${site.base}/admin/settings.data`, {
-        method: "POST",
-        headers: {
-          Cookie: site.sessions.admin,
-          Origin: site.base,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ intent: "save-site-settings", ...fields }).toString(),
-      });
-    const before = await database((db) => db.selectFrom("site_settings").selectAll().orderBy("setting_key").execute());
+      site.postForm("/admin/settings", { intent: "save-site-settings", ...fields }, "admin");
+    const before = await site.database((db) =>
+      db.selectFrom("site_settings").selectAll().orderBy("setting_key").execute(),
+    );
     const revision = (key: string) => String(before.find((row) => row.setting_key === key)?.revision);
     for (const unsafe of ["javascript:alert(1)", "data:text/html,x", "/resume.pdf"]) {
       const refused = await post({
@@ -173,16 +146,16 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
       expect(refused.status).toBe(400);
       expect(await refused.text()).toContain(`Failed to update settings: ${URL_MESSAGE}`);
     }
-    expect(await database((db) => db.selectFrom("site_settings").selectAll().orderBy("setting_key").execute())).toEqual(
-      before,
-    );
+    expect(
+      await site.database((db) => db.selectFrom("site_settings").selectAll().orderBy("setting_key").execute()),
+    ).toEqual(before);
   });
 
   it("refuses a save over someone else's with 409, keeping what was typed", async () => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "admin");
       await visit(page, `${site.base}/admin/settings`);
-      await database((db) =>
+      await site.database((db) =>
         db
           .updateTable("site_settings")
           .set((eb) => ({ setting_value: "https://elsewhere.example/cv", revision: eb("revision", "+", 1) }))
@@ -190,14 +163,15 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
           .execute(),
       );
       const form = page.getByTestId("site-settings-form");
-      await form.getByLabel("Resume URL").fill("https://mine.example/cv");
-      const answer = page.waitForResponse((response) => response.request().method() === "POST");
-      await form.getByRole("button", { name: "Save Settings" }).click();
-      expect((await answer).status()).toBe(409);
-      expect(await textOf(form.getByTestId("form-errors"))).toBe(STALE_SETTINGS);
-      await toast(page, `Failed to update settings: ${STALE_SETTINGS}`).waitFor();
-      expect(await form.getByLabel("Resume URL").inputValue()).toBe("https://mine.example/cv");
-      const saved = await database((db) =>
+      await expectStaleSaveRefused(page, {
+        form,
+        field: form.getByLabel("Resume URL"),
+        typed: "https://mine.example/cv",
+        save: form.getByRole("button", { name: "Save Settings" }),
+        message: STALE_SETTINGS,
+        failure: "Failed to update settings",
+      });
+      const saved = await site.database((db) =>
         db
           .selectFrom("site_settings")
           .select("setting_value")

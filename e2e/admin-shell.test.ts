@@ -5,7 +5,7 @@ import { addDays, utcDay } from "../server/analytics/days.ts";
 import { TEST_PASSWORD } from "../tests/helpers/accounts.ts";
 import { checkState, chooseTheme, expectKeyboardDialog, expectNoSideScroll, LOOKS } from "./helpers/admin-screens.ts";
 import { DESKTOP_VIEWPORT, expectNoAxeViolations, MOBILE_VIEWPORT, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -227,8 +227,7 @@ describe("an admin on a desktop", () => {
   it("shows a spinner while a navigation is pending", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
       const page = await adminSite.signedIn(testPage, "admin");
-      await page.goto(`${adminSite.base}/admin`);
-      await waitForHydration(page);
+      await visit(page, `${adminSite.base}/admin`);
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => {
         release = resolve;
@@ -255,8 +254,7 @@ describe("an admin on a desktop", () => {
   it("opens the account menu from the keyboard", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
       const page = await adminSite.signedIn(testPage, "admin");
-      await page.goto(`${adminSite.base}/admin`);
-      await waitForHydration(page);
+      await visit(page, `${adminSite.base}/admin`);
       const toggle = page.getByTestId("account-menu-toggle");
       await toggle.focus();
       await page.keyboard.press("Enter");
@@ -299,8 +297,7 @@ describe("the drawer on a small screen", () => {
   it("replaces the sidebar, navigates, and is a dialog used from the keyboard", async () => {
     await withPage({ viewport: MOBILE_VIEWPORT }, async (testPage) => {
       const page = await adminSite.signedIn(testPage, "admin");
-      await page.goto(`${adminSite.base}/admin`);
-      await waitForHydration(page);
+      await visit(page, `${adminSite.base}/admin`);
       expect(await page.getByTestId("admin-sidebar").isVisible()).toBe(false);
       const toggle = page.getByTestId("admin-drawer-toggle");
       const drawer = page.getByTestId("admin-drawer-nav");
@@ -333,8 +330,7 @@ describe.each(LOOKS)("the shell in the $theme theme", ({ theme, viewport }) => {
     await withPage({ viewport }, async (testPage) => {
       const page = await adminSite.signedIn(testPage, "admin");
       await chooseTheme(testPage, adminSite.base, theme);
-      await page.goto(`${adminSite.base}/admin`);
-      await waitForHydration(page);
+      await visit(page, `${adminSite.base}/admin`);
       await checkState(page, theme, "the dashboard");
 
       await page.getByTestId("account-menu-toggle").click();
@@ -361,13 +357,10 @@ describe("the session", () => {
       expect(await textOf(page.getByTestId("account-menu-name"))).toBe("owner@example.com");
 
       // The session is revoked elsewhere; the page notices when it is next shown.
-      const database = await adminSite.site.openDatabase();
-      try {
-        const user = adminSite.site.users.get(ACCOUNTS.nameless.email);
-        await sql`delete from ${sql.table("session")} where ${sql.ref("userId")} = ${user?.id}`.execute(database.db);
-      } finally {
-        await database.close();
-      }
+      const user = adminSite.site.users.get(ACCOUNTS.nameless.email);
+      await adminSite.database((db) =>
+        sql`delete from ${sql.table("session")} where ${sql.ref("userId")} = ${user?.id}`.execute(db),
+      );
       await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
       await page.waitForURL((url) => url.pathname === "/auth");
       expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/admin");
@@ -377,8 +370,7 @@ describe("the session", () => {
   it("ends with Sign Out in the account menu", async () => {
     await withPage({ viewport: DESKTOP_VIEWPORT }, async (testPage) => {
       const page = await adminSite.signedIn(testPage, "editor");
-      await page.goto(`${adminSite.base}/admin`);
-      await waitForHydration(page);
+      await visit(page, `${adminSite.base}/admin`);
       await page.getByTestId("account-menu-toggle").click();
       await page.getByTestId("account-menu").getByRole("menuitem", { name: "Sign Out" }).click();
       await page.waitForURL((url) => url.pathname === "/auth");

@@ -1,9 +1,17 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
-import { checkState, choose, chooseTheme, expectKeyboardDialog, LOOKS, toast } from "./helpers/admin-screens.ts";
+import {
+  checkState,
+  choose,
+  chooseTheme,
+  expectKeyboardDialog,
+  expectStaleDialogSaveRefused,
+  LOOKS,
+  toast,
+} from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -50,13 +58,6 @@ function publicCard(page: Page, category: string, title: string): Locator {
   return page.getByRole("region", { name: category }).getByTestId("tip-card").filter({ hasText: title });
 }
 
-/** Opens an admin page and waits until it answers clicks. */
-async function visit(page: Page, url: string) {
-  const response = await page.goto(url);
-  await waitForHydration(page);
-  return response;
-}
-
 describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
   const site = setUpSignedInSite({
     dialect,
@@ -70,15 +71,6 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
         .execute();
     },
   });
-
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
 
   it("the dashboard's Create a post lands here, one click away from the Add Resource dialog", async () => {
     await withPage({}, async (testPage) => {
@@ -151,12 +143,12 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
         await dialog.waitFor({ state: "hidden" });
         expect(await textOf(row(page, title))).toMatch(/Security Tips.*Coming Soon.*0/);
 
-        const saved = await database((db) =>
+        const saved = await site.database((db) =>
           db.selectFrom("tips_resources").selectAll().where("title", "=", title).executeTakeFirstOrThrow(),
         );
         expect(saved).toMatchObject({ category: "Security Tips", type: "coming-soon", order_index: 0 });
         const notification = () =>
-          database((db) =>
+          site.database((db) =>
             db
               .selectFrom("notifications")
               .select(["status", "title", "url"])
@@ -242,25 +234,20 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
       const first = await site.signedIn(testPage, "editor");
       const second = await newPage();
       try {
-        const page = await site.signedIn(second, "colleague");
-        const open = async (on: Page) => {
-          await visit(on, `${site.base}/admin/tips`);
-          await row(on, "Contested tip").getByRole("button", { name: "Edit Contested tip" }).click();
-          return on.getByRole("dialog", { name: "Edit Resource" });
-        };
-        const stale = await open(first);
-        const fresh = await open(page);
-        await fresh.getByLabel("Title").fill("Contested tip, Cora's version");
-        await fresh.getByRole("button", { name: "Save changes" }).click();
-        await toast(page, "Resource updated successfully!").waitFor();
-
-        await stale.getByLabel("Title").fill("Contested tip, Eddie's version");
-        const answer = first.waitForResponse((response) => response.request().method() === "POST");
-        await stale.getByRole("button", { name: "Save changes" }).click();
-        expect((await answer).status()).toBe(409);
-        expect(await textOf(stale.getByTestId("form-errors"))).toBe(STALE_MESSAGE);
-        await toast(first, `Failed to update resource: ${STALE_MESSAGE}`).waitFor();
-        expect(await stale.getByLabel("Title").inputValue()).toBe("Contested tip, Eddie's version");
+        await expectStaleDialogSaveRefused({
+          first,
+          second: await site.signedIn(second, "colleague"),
+          open: async (on) => {
+            await visit(on, `${site.base}/admin/tips`);
+            await row(on, "Contested tip").getByRole("button", { name: "Edit Contested tip" }).click();
+            return on.getByRole("dialog", { name: "Edit Resource" });
+          },
+          label: "Title",
+          values: { fresh: "Contested tip, Cora's version", stale: "Contested tip, Eddie's version" },
+          updated: "Resource updated successfully!",
+          message: STALE_MESSAGE,
+          failure: "Failed to update resource",
+        });
 
         await first.goto(`${site.base}/blog`);
         await publicCard(first, "Career", "Contested tip, Cora's version").waitFor();
@@ -271,17 +258,7 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
   });
 
   it("the action checks every form again, whatever the browser sent", async () => {
-    const post = (fields: Record<string, string>) =>
-      fetch(`${site.base}/admin/tips.data`, {
-        method: "POST",
-        headers: {
-          Cookie: site.sessions.editor,
-          Origin: site.base,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams(fields).toString(),
-        redirect: "manual",
-      });
+    const post = (fields: Record<string, string>) => site.postForm("/admin/tips", fields, "editor");
     for (const url of ["javascript:alert(1)", "data:text/html,<b>hi</b>", "vbscript:x"]) {
       const refused = await post({ intent: "create-tip", title: "Sneaky", url });
       expect(refused.status).toBe(400);
@@ -293,7 +270,7 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
     const gone = await post({ intent: "delete-tip", id: "tip-that-does-not-exist" });
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain("Failed to delete resource: This tip no longer exists.");
-    const titles = await database((db) => db.selectFrom("tips_resources").select("title").execute());
+    const titles = await site.database((db) => db.selectFrom("tips_resources").select("title").execute());
     expect(titles.map((tip) => tip.title)).not.toContain("Sneaky");
   });
 });

@@ -110,26 +110,21 @@ describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
 });
 
 describe("the users action", () => {
-  const post = (cookie: string, fields: Record<string, string>) =>
-    fetch(`${adminSite.base}/admin/users.data`, {
-      method: "POST",
-      headers: { Cookie: cookie, Origin: adminSite.base, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    });
+  const post = (who: "admin" | "editor", fields: Record<string, string>) =>
+    adminSite.postForm("/admin/users", fields, who);
 
   it("checks every form again: a bad address or role is a 400 with the field's message", async () => {
-    const badEmail = await post(adminSite.sessions.admin, { intent: "invite", email: "nope", role: "editor" });
+    const badEmail = await post("admin", { intent: "invite", email: "nope", role: "editor" });
     expect(badEmail.status).toBe(400);
     expect(await badEmail.text()).toContain("Please enter a valid email address.");
-    const badRole = await post(adminSite.sessions.admin, { intent: "invite", email: "x@example.com", role: "owner" });
+    const badRole = await post("admin", { intent: "invite", email: "x@example.com", role: "owner" });
     expect(badRole.status).toBe(400);
     expect(await badRole.text()).toContain("Choose a role.");
-    expect((await post(adminSite.sessions.admin, { intent: "delete-user", userId: "nobody" })).status).toBe(404);
+    expect((await post("admin", { intent: "delete-user", userId: "nobody" })).status).toBe(404);
   });
 
   it("is for admins only", async () => {
-    const refused = await post(adminSite.sessions.editor, { intent: "delete-user", userId: "x" });
+    const refused = await post("editor", { intent: "delete-user", userId: "x" });
     expect(refused.status).toBe(403);
     await withPage({}, async (testPage) => {
       const page = await adminSite.signedIn(testPage, "editor");

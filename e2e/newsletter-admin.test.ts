@@ -13,7 +13,7 @@ import {
   toast,
 } from "./helpers/admin-screens.ts";
 import { expectNoAxeViolations, type TestPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -117,9 +117,7 @@ const adminSite = setUpSignedInSite({
 async function openNewsletter(testPage: TestPage, theme: Theme, query = ""): Promise<Page> {
   const page = await adminSite.signedIn(testPage, "admin");
   await chooseTheme(testPage, adminSite.base, theme);
-  const response = await page.goto(`${adminSite.base}/admin/newsletter${query}`);
-  expect(response?.status()).toBe(200);
-  await waitForHydration(page);
+  expect((await visit(page, `${adminSite.base}/admin/newsletter${query}`))?.status()).toBe(200);
   return page;
 }
 
@@ -234,12 +232,9 @@ describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
       // Gone meanwhile (another tab, another admin): the spec's failure toast, with why.
       const vanishing = page.getByTestId(`subscriber-${look.vanishing}`);
       await vanishing.getByRole("button", { name: `Delete ${look.vanishing}` }).click();
-      const handle = await adminSite.site.openDatabase();
-      try {
-        await handle.db.deleteFrom("newsletter_subscribers").where("email", "=", look.vanishing).execute();
-      } finally {
-        await handle.close();
-      }
+      await adminSite.database((db) =>
+        db.deleteFrom("newsletter_subscribers").where("email", "=", look.vanishing).execute(),
+      );
       await page.getByRole("alertdialog").getByRole("button", { name: "Delete permanently" }).click();
       const failed = toast(page, "Failed to delete subscriber.");
       await failed.waitFor();
@@ -308,17 +303,7 @@ describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
 });
 
 describe("the newsletter action", () => {
-  const post = (fields: Record<string, string>) =>
-    fetch(`${adminSite.base}/admin/newsletter.data`, {
-      method: "POST",
-      headers: {
-        Cookie: adminSite.sessions.admin,
-        Origin: adminSite.base,
-        "Content-Type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    });
+  const post = (fields: Record<string, string>) => adminSite.postForm("/admin/newsletter", fields, "admin");
 
   it("checks every form again: a 400 with the field's message, never a 500", async () => {
     const bad = await post({ intent: "add-suppression", email: "not-an-email" });

@@ -1,9 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { SiteWithAccounts } from "../tests/helpers/accounts.ts";
 import { checkState, chooseTheme, LOOKS, type Theme, toast } from "./helpers/admin-screens.ts";
 import { expectNoAxeViolations, type TestPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -65,23 +64,14 @@ const adminSite = setUpSignedInSite({
   },
 });
 
-async function withDb<T>(work: (db: Awaited<ReturnType<SiteWithAccounts["openDatabase"]>>["db"]) => Promise<T>) {
-  const handle = await adminSite.site.openDatabase();
-  try {
-    return await work(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
-
 const settings = () =>
-  withDb(async (db) => {
+  adminSite.database(async (db) => {
     const rows = await db.selectFrom("newsletter_settings").select(["setting_key", "setting_value"]).execute();
     return Object.fromEntries(rows.map((row) => [row.setting_key, row.setting_value]));
   });
 
 const testEmails = () =>
-  withDb((db) =>
+  adminSite.database((db) =>
     db
       .selectFrom("email_outbox")
       .select(["to_address", "subject", "html_body", "text_body", "kind"])
@@ -94,9 +84,7 @@ const testEmails = () =>
 async function openHome(testPage: TestPage, theme: Theme, who: keyof typeof ACCOUNTS = "admin"): Promise<Page> {
   const page = await adminSite.signedIn(testPage, who);
   await chooseTheme(testPage, adminSite.base, theme);
-  const response = await page.goto(`${adminSite.base}/admin/home?tab=newsletter`);
-  expect(response?.status()).toBe(200);
-  await waitForHydration(page);
+  expect((await visit(page, `${adminSite.base}/admin/home?tab=newsletter`))?.status()).toBe(200);
   return page;
 }
 
@@ -174,7 +162,7 @@ describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
       await checkState(page, theme, "after sending a test email");
 
       // The server's own refusal, beside the field it names: a suppressed recipient.
-      await withDb((db) =>
+      await adminSite.database((db) =>
         db
           .insertInto("newsletter_suppressions")
           .values({ id: `sup-${theme}`, email: `blocked.${theme}@example.test`, reason: "Complaint" })
@@ -224,17 +212,7 @@ describe("an editor", () => {
       await checkState(page, "light", "the editor's read-only settings");
     });
     const before = await settings();
-    const post = (fields: Record<string, string>) =>
-      fetch(`${adminSite.base}/admin/home.data`, {
-        method: "POST",
-        headers: {
-          Cookie: adminSite.sessions.editor,
-          Origin: adminSite.base,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams(fields).toString(),
-        redirect: "manual",
-      });
+    const post = (fields: Record<string, string>) => adminSite.postForm("/admin/home", fields, "editor");
     const save = await post({
       intent: "save-settings",
       auto_send_enabled: "on",

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
-import { DESKTOP_VIEWPORT, expectNoAxeViolations, MOBILE_VIEWPORT, type TestPage } from "./browser.ts";
+import { DESKTOP_VIEWPORT, expectNoAxeViolations, MOBILE_VIEWPORT, type TestPage, textOf } from "./browser.ts";
 
 /**
  * Checks shared by the browser tests of the admin screens: every screen state is
@@ -97,4 +97,73 @@ export async function choose(page: Page, select: Locator, option: string): Promi
   await select.click();
   await page.getByRole("option", { name: option, exact: true }).click();
   await page.getByRole("listbox").waitFor({ state: "hidden" });
+}
+
+/**
+ * A save from a form opened before someone else's change: `typed` goes into `field`,
+ * `save` is clicked, and the answer is a 409 whose message stands above the form and in
+ * the toast "{failure}: {message}", while the field keeps what was typed.
+ */
+export async function expectStaleSaveRefused(
+  page: Page,
+  { form, field, typed, save, message, failure }: StaleSave,
+): Promise<void> {
+  await field.fill(typed);
+  const answer = page.waitForResponse((response) => response.request().method() === "POST");
+  await save.click();
+  expect((await answer).status()).toBe(409);
+  expect(await textOf(form.getByTestId("form-errors"))).toBe(message);
+  await toast(page, `${failure}: ${message}`).waitFor();
+  expect(await field.inputValue()).toBe(typed);
+}
+
+export interface StaleSave {
+  /** The form (or the dialog holding it). */
+  form: Locator;
+  field: Locator;
+  typed: string;
+  save: Locator;
+  /** The 409's message. */
+  message: string;
+  /** The start of the failure toast: "Failed to update chapter". */
+  failure: string;
+}
+
+/**
+ * Two people edit one item: each opens its edit dialog (`open`), the second saves
+ * `values.fresh` into the field labelled `label` first (toast `updated`), and the
+ * first one's save of `values.stale` is then refused as stale (expectStaleSaveRefused).
+ */
+export async function expectStaleDialogSaveRefused({
+  first,
+  second,
+  open,
+  label,
+  values,
+  updated,
+  message,
+  failure,
+}: {
+  first: Page;
+  second: Page;
+  open(page: Page): Promise<Locator>;
+  label: string;
+  values: { fresh: string; stale: string };
+  updated: string;
+  message: string;
+  failure: string;
+}): Promise<void> {
+  const stale = await open(first);
+  const fresh = await open(second);
+  await fresh.getByLabel(label).fill(values.fresh);
+  await fresh.getByRole("button", { name: "Save changes" }).click();
+  await toast(second, updated).waitFor();
+  await expectStaleSaveRefused(first, {
+    form: stale,
+    field: stale.getByLabel(label),
+    typed: values.stale,
+    save: stale.getByRole("button", { name: "Save changes" }),
+    message,
+    failure,
+  });
 }

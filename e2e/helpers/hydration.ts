@@ -12,3 +12,10 @@ export async function waitForHydration(page: Page): Promise<void> {
     return heading !== null && Object.keys(heading).some((key) => key.startsWith("__reactProps$"));
   });
 }
+
+/** Opens an admin page and waits until it answers clicks; returns the page load's response. */
+export async function visit(page: Page, url: string) {
+  const response = await page.goto(url);
+  await waitForHydration(page);
+  return response;
+}

@@ -19,6 +19,13 @@ export interface SignedInSite<Key extends string> {
   sessions: Record<Key, string>;
   /** Gives the page's context the account's session and returns the page. */
   signedIn(testPage: TestPage, who: Key): Promise<Page>;
+  /** Runs `work` on the site's database, through a connection of its own closed after it. */
+  database<T>(work: (db: DatabaseHandle["db"]) => Promise<T>): Promise<T>;
+  /**
+   * Posts a form to a page's action as `who`, as the page's fetchers do (`{path}.data`),
+   * whatever the browser would have checked first; redirects are not followed.
+   */
+  postForm(path: string, fields: Record<string, string>, who: Key): Promise<Response>;
 }
 
 /**
@@ -40,6 +47,25 @@ export function setUpSignedInSite<Key extends string>(options: {
       await addSessionCookies(testPage.context, state.sessions[who], state.base);
       return testPage.page;
     },
+    database: async (work) => {
+      const handle = await state.site.openDatabase();
+      try {
+        return await work(handle.db);
+      } finally {
+        await handle.close();
+      }
+    },
+    postForm: (path, fields, who) =>
+      fetch(`${state.base}${path}.data`, {
+        method: "POST",
+        headers: {
+          Cookie: state.sessions[who],
+          Origin: state.base,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(fields).toString(),
+        redirect: "manual",
+      }),
   } as SignedInSite<Key>;
 
   beforeAll(async () => {
