@@ -1,12 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { signIn } from "../tests/helpers/accounts.ts";
-import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
-import { freePort, serverEnvironment, spawnServerProcess } from "../tests/helpers/server.ts";
 import { upload } from "../tests/http/media-client.ts";
+import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 
 /**
  * `npm run bench:media`: the production server (SQLite, local media storage) takes a
@@ -101,55 +99,10 @@ async function homeLatency(url: string) {
   };
 }
 
-async function startServer(dataDir: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawnServerProcess(
-    serverEnvironment({
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-    }),
-  );
-  // Read the server's output as it comes: a full pipe would stall it.
-  let stderr = "";
-  child.stdout?.resume();
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill("SIGKILL");
-      throw new Error(`The server did not start:\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    pid: child.pid as number,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-if (!existsSync(path.join(PROJECT_ROOT, "build/server/index.js"))) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+buildIfMissing();
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-bench-media-"));
-const server = await startServer(dataDir);
+const server = await startQuietServer(dataDir, { ADMIN_EMAIL, ADMIN_PASSWORD });
 try {
   const photo = await twelveMegapixelPhoto();
   const cookie = await signIn(server.url, ADMIN_EMAIL, ADMIN_PASSWORD);

@@ -1,8 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import nodemailer from "nodemailer";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
@@ -16,6 +12,7 @@ import { SITE_NAME } from "../server/site.ts";
 import { signIn } from "../tests/helpers/accounts.ts";
 import { createTestDatabase } from "../tests/helpers/databases.ts";
 import { startServer } from "../tests/helpers/server.ts";
+import { buildIfMissing } from "./bench-server.ts";
 
 /**
  * `npm run bench:newsletter`: one notification to 10,000 active subscribers on a fresh
@@ -85,11 +82,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-if (!existsSync(path.join(PROJECT_ROOT, "build/server/index.js"))) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+buildIfMissing();
 
 const database = await createTestDatabase("sqlite");
 const handle = await prepareDatabase(database.config, silent);

@@ -1,8 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
 import { startServer } from "../tests/helpers/server.ts";
+import { buildIfMissing } from "./bench-server.ts";
 
 /**
  * `npm run bench:pages`: serves the production build on a fresh SQLite database and
@@ -39,10 +36,7 @@ async function measure(url: string, count: number) {
   return { median: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), perSecond: count / seconds };
 }
 
-if (!existsSync(path.join(PROJECT_ROOT, "build/server/index.js"))) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+buildIfMissing();
 
 const server = await startServer();
 try {

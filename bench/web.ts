@@ -11,7 +11,8 @@ import { loadConfig } from "../server/config.ts";
 import type { Database } from "../server/db/schema.ts";
 import { prepareDatabase } from "../server/db/setup.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
-import { freePort, serverEnvironment, spawnServerProcess } from "../tests/helpers/server.ts";
+import { freePort } from "../tests/helpers/server.ts";
+import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 import { lighthouseScores } from "./lighthouse.ts";
 
 /**
@@ -19,7 +20,7 @@ import { lighthouseScores } from "./lighthouse.ts";
  * realistic data set, measured with autocannon (50 connections) on the public pages,
  * against a static baseline serving the same HTML bytes in the same run: nginx when it
  * is installed, else a minimal node:http server. Also prints the gzip size of the
- * client JavaScript and CSS each page loads. Targets (issue 4): every cached page at
+ * client JavaScript and CSS each page loads. Targets: every cached page at
  * least 0.5 of the baseline's requests/second, p99 at most 25 ms; JS ≤ 130 KB and
  * CSS ≤ 20 KB gzip per route.
  */
@@ -88,8 +89,10 @@ function sectionFor(chapter: number, index: number) {
   if (kind === 5) {
     return {
       type: "image" as const,
-      // A small inline SVG: media files are served by the media module, still to come,
-      // and a broken image would cost the page its Lighthouse best-practices score.
+      // A small inline SVG: the data set is written straight into the database, so the
+      // media library holds no files to point at (they would have to be uploaded through
+      // /api/media first), and a broken image would cost the page its Lighthouse
+      // best-practices score.
       content: figureDataUri(`Figure ${chapter}.${index}`),
       caption: `Figure ${chapter}.${index}: the dashboard after the first scan`,
       language: null,
@@ -329,55 +332,9 @@ function gzipKb(assets: Set<string>): { kb: number; missing: number } {
   return { kb: bytes / 1024, missing };
 }
 
-/**
- * The production server as tests/helpers/server.ts spawns it, but with LOG_LEVEL=warn:
- * one JSON request log line per request, parsed by this process, would compete with
- * autocannon for the CPU. Ready when /healthz answers.
- */
-async function startQuietServer(directory: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawnServerProcess(
-    serverEnvironment({
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: url,
-      DATA_DIR: directory,
-      LOG_LEVEL: "warn",
-    }),
-  );
-  let stderr = "";
-  child.stdout?.resume();
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill("SIGKILL");
-      throw new Error(`The server did not start:\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------
 
-if (!existsSync(path.join(PROJECT_ROOT, "build/server/index.js"))) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+buildIfMissing();
 
 const workDir = mkdtempSync(path.join(tmpdir(), "bastion-bench-web-"));
 // nginx's worker process runs as an unprivileged user when the bench runs as root: it
