@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { TextareaField } from "~/components/forms/fields";
-import { FormDialog } from "~/components/forms/form-dialog";
+import { EditItemDialog } from "~/components/forms/form-dialog";
 import type { MediaLibraryItem } from "../../../server/media/media-item.ts";
 import { imageName, thumbnailOf } from "./media-details";
 import { altTextSchema, MEDIA_INTENTS } from "./schemas";
@@ -9,20 +9,17 @@ import { altTextSchema, MEDIA_INTENTS } from "./schemas";
 export function AltTextDialog({ image, trigger }: { image: MediaLibraryItem; trigger: ReactNode }) {
   const thumbnail = thumbnailOf(image);
   return (
-    <FormDialog
+    <EditItemDialog
       title="Edit alt text"
       description={imageName(image)}
       trigger={trigger}
       schema={altTextSchema}
       intent={MEDIA_INTENTS.updateAlt}
-      formId={`${MEDIA_INTENTS.updateAlt}-${image.id}`}
+      item={image}
       defaultValue={{ alt: image.alt ?? "" }}
-      submitLabel="Save changes"
     >
       {(fields) => (
         <>
-          <input type="hidden" name={fields.id.name} defaultValue={image.id} />
-          <input type="hidden" name={fields.revision.name} defaultValue={image.revision} />
           <img
             src={thumbnail.url}
             width={thumbnail.width}
@@ -39,6 +36,6 @@ export function AltTextDialog({ image, trigger }: { image: MediaLibraryItem; tri
           />
         </>
       )}
-    </FormDialog>
+    </EditItemDialog>
   );
 }

@@ -1,6 +1,4 @@
-import { Trash2 } from "lucide-react";
-import { ConfirmAction } from "~/components/forms/confirm-action";
-import { IconButton } from "~/components/ui/icon-button";
+import { DeleteItemButton } from "~/components/forms/delete-item-button";
 import type { MediaLibraryItem } from "../../../server/media/media-item.ts";
 import { chaptersUsing, imageName } from "./media-details";
 import { MEDIA_INTENTS } from "./schemas";
@@ -21,9 +19,8 @@ export function DeleteImageAction({ image }: { image: MediaLibraryItem }) {
       ? "The image and its resized copies are removed from storage. This action cannot be undone."
       : `This image is shown in ${sections} of ${LIST.format(chapters.map((chapter) => `“${chapter.chapterTitle}”`))}, which will show no image until another is chosen. This action cannot be undone.`;
   return (
-    <ConfirmAction
-      trigger={<IconButton icon={Trash2} label={`Delete ${name}`} className="text-danger hover:text-danger" />}
-      title={`Delete ${name}?`}
+    <DeleteItemButton
+      name={name}
       description={description}
       confirmLabel={chapters.length === 0 ? "Delete" : "Delete anyway"}
       intent={MEDIA_INTENTS.deleteImage}

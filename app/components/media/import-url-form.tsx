@@ -1,7 +1,7 @@
 import { Download } from "lucide-react";
 import { InputField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { importImageSchema, MEDIA_INTENTS } from "./schemas";
 
 /** An image address from another site, fetched once by the server into the library (the page's import intent). */
@@ -17,10 +17,9 @@ export function ImportUrlForm() {
         className="w-full"
         hint="The server downloads the image once into the library: pages never load it from the other site."
       />
-      <Button type="submit" variant="secondary" disabled={state.busy}>
-        <Download aria-hidden="true" className="size-4" />
-        {state.busy ? "Importing..." : "Import"}
-      </Button>
+      <SubmitButton busy={state.busy} pendingLabel="Importing..." icon={Download} variant="secondary">
+        Import
+      </SubmitButton>
     </IntentForm>
   );
 }
