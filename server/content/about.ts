@@ -39,10 +39,7 @@ export async function seedAboutContent(db: Kysely<Database>): Promise<void> {
     .execute();
 }
 
-/** One entry as the editor shows it; revision 0 for an entry that was never saved. */
-export type AboutEditorEntry = EditorEntry;
-
-export type AboutEditorContent = Record<AboutContentKey, AboutEditorEntry>;
+export type AboutEditorContent = Record<AboutContentKey, EditorEntry>;
 
 const ABOUT_CONTENT: EntryTable<AboutContentKey> = {
   table: "site_content",
@@ -59,11 +56,7 @@ export async function getAboutContentForEditor(db: Kysely<Database>): Promise<Ab
   return readEntries(db, ABOUT_CONTENT);
 }
 
-/**
- * Saves the editor's entries in one transaction. Any entry changed by someone else
- * since the editor opened it refuses the whole save (Conflict), unless it already holds
- * what is being saved. Returns the entries as they now are.
- */
+/** Saves the editor's entries together, each at its revision: all or none (saveEntries). */
 export async function updateAboutContent(
   store: ContentStore,
   changes: AboutContentChanges,

@@ -23,13 +23,8 @@ export interface EntryTable<Key extends string> {
   defaults: Readonly<Record<Key, string>>;
 }
 
-/** One entry as the editor shows it; revision 0 for an entry that was never saved. */
+/** One entry as the editor shows it (revision 0: never saved) and as it sends it back. */
 export interface EditorEntry {
-  value: string;
-  revision: number;
-}
-
-export interface EntryChange {
   value: string;
   revision: number;
 }
@@ -66,7 +61,7 @@ export async function readEntries<Key extends string>(
 export async function saveEntries<Key extends string>(
   store: ContentStore,
   target: EntryTable<Key>,
-  changes: Partial<Record<Key, EntryChange>>,
+  changes: Partial<Record<Key, EditorEntry>>,
 ): Promise<Record<Key, EditorEntry>> {
   return writeContent(store, async ({ trx, audit }) => {
     const db = trx as Kysely<any>;

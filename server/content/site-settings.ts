@@ -42,10 +42,7 @@ export async function getSiteSettings(db: Kysely<Database>): Promise<SiteSetting
   return settings;
 }
 
-/** One setting as the editor shows it; revision 0 for a setting that was never saved. */
-export type SiteSettingEntry = EditorEntry;
-
-export type SiteSettingsForEditor = Record<SiteSettingKey, SiteSettingEntry>;
+export type SiteSettingsForEditor = Record<SiteSettingKey, EditorEntry>;
 
 const SITE_SETTINGS: EntryTable<SiteSettingKey> = {
   table: "site_settings",
@@ -62,11 +59,7 @@ export async function getSiteSettingsForEditor(db: Kysely<Database>): Promise<Si
   return readEntries(db, SITE_SETTINGS);
 }
 
-/**
- * Saves the settings in one transaction. Any setting changed by someone else since the
- * editor opened it refuses the whole save (Conflict), unless it already holds what is
- * being saved. Returns the settings as they now are.
- */
+/** Saves the settings together, each at its revision: all or none (saveEntries). */
 export async function updateSiteSettings(
   store: ContentStore,
   changes: SiteSettingsChanges,
