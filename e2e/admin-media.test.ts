@@ -11,12 +11,13 @@ import {
   chooseTheme,
   expectKeyboardDialog,
   expectNoSideScroll,
+  expectStaleDialogSaveRefused,
   LOOKS,
   type Theme,
   toast,
 } from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
-import { waitForHydration } from "./helpers/hydration.ts";
+import { visit } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
 /**
@@ -52,13 +53,6 @@ function jpeg(colour: { r: number; g: number; b: number }, width = 1200, height 
 
 function card(page: Page, name: string): Locator {
   return page.getByTestId("media-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
-}
-
-/** Opens an admin page and waits until it answers clicks. */
-async function visit(page: Page, url: string) {
-  const response = await page.goto(url);
-  await waitForHydration(page);
-  return response;
 }
 
 /**
@@ -124,15 +118,6 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
   const look = (page: Page, theme: Theme, state: string) =>
     dialect === TEST_DIALECTS[0] ? checkState(page, theme, state) : expectNoSideScroll(page, state);
 
-  const database = async <T>(work: (db: Awaited<ReturnType<typeof site.site.openDatabase>>["db"]) => Promise<T>) => {
-    const handle = await site.site.openDatabase();
-    try {
-      return await work(handle.db);
-    } finally {
-      await handle.close();
-    }
-  };
-
   /** An image stored through the API, as another editor's upload would be. */
   const stored = async (name: string, alt?: string) => {
     const answer = await upload(
@@ -148,7 +133,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
 
   /** An image section of a chapter showing the image, written straight to the database. */
   const showInChapter = (chapterId: string, url: string, id: string) =>
-    database((db) =>
+    site.database((db) =>
       db
         .insertInto("chapter_sections")
         .values({ id, chapter_id: chapterId, type: "image", content: url, order_index: 0 })
@@ -202,7 +187,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         const today = { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" } as const;
         expect(date).toBe(new Date().toLocaleDateString("en-US", today));
         expect([alt, usage]).toEqual(["None", "No chapter"]);
-        const record = await database((db) =>
+        const record = await site.database((db) =>
           db.selectFrom("media").select(["id", "path"]).where("original_name", "=", name).executeTakeFirstOrThrow(),
         );
         const url = `/media/project-images/${record.path}`;
@@ -442,25 +427,20 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
       const first = await site.signedIn(testPage, "editor");
       const second = await newPage();
       try {
-        const other = await site.signedIn(second, "colleague");
-        const open = async (page: Page) => {
-          await visit(page, `${site.base}/admin/media`);
-          await card(page, "contested.jpg").getByRole("button", { name: "Edit alt text of contested.jpg" }).click();
-          return page.getByRole("dialog", { name: "Edit alt text" });
-        };
-        const stale = await open(first);
-        const fresh = await open(other);
-        await fresh.getByLabel("Alt text").fill("Cal's words");
-        await fresh.getByRole("button", { name: "Save changes" }).click();
-        await toast(other, "Alt text updated successfully!").waitFor();
-
-        await stale.getByLabel("Alt text").fill("Mia's words");
-        const answer = first.waitForResponse((response) => response.request().method() === "POST");
-        await stale.getByRole("button", { name: "Save changes" }).click();
-        expect((await answer).status()).toBe(409);
-        expect(await textOf(stale.getByTestId("form-errors"))).toBe(STALE_IMAGE);
-        await toast(first, `Failed to update alt text: ${STALE_IMAGE}`).waitFor();
-        expect(await stale.getByLabel("Alt text").inputValue()).toBe("Mia's words");
+        await expectStaleDialogSaveRefused({
+          first,
+          second: await site.signedIn(second, "colleague"),
+          open: async (page) => {
+            await visit(page, `${site.base}/admin/media`);
+            await card(page, "contested.jpg").getByRole("button", { name: "Edit alt text of contested.jpg" }).click();
+            return page.getByRole("dialog", { name: "Edit alt text" });
+          },
+          label: "Alt text",
+          values: { fresh: "Cal's words", stale: "Mia's words" },
+          updated: "Alt text updated successfully!",
+          message: STALE_IMAGE,
+          failure: "Failed to update alt text",
+        });
       } finally {
         await second.close();
       }
