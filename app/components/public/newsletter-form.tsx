@@ -1,8 +1,8 @@
 import { useId } from "react";
 import { useSearchParams } from "react-router";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/field";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { CONTROL } from "~/components/ui/control-classes";
 
 /**
  * The home page's subscribe form. Without JavaScript it posts to the API, which
@@ -44,7 +44,9 @@ export function NewsletterForm() {
         Email address
       </label>
       <div className="mt-1.5 flex flex-col gap-3 sm:flex-row">
-        <Input
+        {/* Plain controls with the kit's look: a public page ships no form kit. */}
+        <input
+          className={CONTROL}
           id={inputId}
           name="email"
           type="email"
@@ -55,9 +57,9 @@ export function NewsletterForm() {
           aria-describedby={redirected ? messageId : undefined}
           data-testid="newsletter-email"
         />
-        <Button type="submit" data-testid="newsletter-submit" className="shrink-0">
+        <button type="submit" data-testid="newsletter-submit" className={buttonVariants({ className: "shrink-0" })}>
           Subscribe
-        </Button>
+        </button>
       </div>
       {/* Hidden from people (and assistive technology); bots fill it. */}
       <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">

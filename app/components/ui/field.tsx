@@ -1,9 +1,7 @@
 import { Label as LabelPrimitive } from "radix-ui";
 import { type ComponentPropsWithoutRef, type ReactNode, useId } from "react";
 import { cn } from "~/lib/cn";
-
-const CONTROL =
-  "block w-full min-w-0 rounded-md border border-line bg-surface px-3 py-2 text-sm text-fg placeholder:text-fg-muted focus-visible:border-accent aria-invalid:border-danger disabled:cursor-not-allowed disabled:opacity-60";
+import { CONTROL } from "./control-classes";
 
 /** A text input styled like the rest of the forms. Prefer a field component, which labels it. */
 export function Input({ className, ...props }: ComponentPropsWithoutRef<"input">) {

@@ -4,7 +4,7 @@ import { isWebUrl } from "~/components/public/external";
 import { publicPageMeta, summarize } from "~/components/public/page-meta";
 import { STAGGER_CLASS, staggerStyle } from "~/components/public/stagger";
 import { Badge } from "~/components/ui/badge";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
 import type { Route } from "./+types/about";
 

@@ -4,7 +4,7 @@ import { safeHref } from "~/components/public/external";
 import { NewsletterForm } from "~/components/public/newsletter-form";
 import { publicPageMeta } from "~/components/public/page-meta";
 import { handleThemeAction } from "~/components/theme/theme-action";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
 import { SITE_DESCRIPTION, SITE_NAME } from "~/lib/meta";
 import type { HomeButton } from "../../../server/content/types.ts";
@@ -107,7 +107,7 @@ function HeroButton({
   testId: string;
 }) {
   const href = safeHref(button.link, fallback);
-  const className = buttonVariants({ variant: variant, size: "md", className: "px-5 py-3 text-base" });
+  const className = buttonVariants({ variant, size: "lg" });
   if (href.startsWith("/")) {
     return (
       <Link to={href} data-testid={testId} className={className}>

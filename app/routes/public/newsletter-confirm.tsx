@@ -2,7 +2,7 @@ import { CircleAlert, CircleCheck } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
-import { Button, buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
 import { Spinner } from "~/components/ui/spinner";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
@@ -90,9 +90,10 @@ export default function NewsletterConfirmPage({ loaderData, actionData }: Route.
           <Form method="post" className="flex flex-col items-center gap-4">
             <p className="text-fg-muted">Press the button to confirm your subscription to the newsletter.</p>
             <input type="hidden" name="token" value={token ?? ""} />
-            <Button type="submit" data-testid="confirm-button">
+            {/* A plain button with the kit's look: this page is hydrated, and its script is budgeted. */}
+            <button type="submit" className={buttonVariants()} data-testid="confirm-button">
               Confirm subscription
-            </Button>
+            </button>
           </Form>
         )}
         {state.kind === "loading" && (

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
-import { Button, buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
@@ -57,9 +57,15 @@ export default function NewsletterUnsubscribePage({ loaderData, actionData }: Ro
           <p className="text-fg-muted">Are you sure you want to unsubscribe from the newsletter?</p>
           <fetcher.Form method="post" className="flex flex-wrap justify-center gap-3">
             <input type="hidden" name="token" value={token ?? ""} />
-            <Button type="submit" variant="danger" disabled={state === "pending"} data-testid="unsubscribe-button">
+            {/* A plain button with the kit's look: this page is hydrated, and its script is budgeted. */}
+            <button
+              type="submit"
+              className={buttonVariants({ variant: "danger" })}
+              disabled={state === "pending"}
+              data-testid="unsubscribe-button"
+            >
               {state === "pending" ? "Unsubscribing..." : "Unsubscribe"}
-            </Button>
+            </button>
             <Link to="/" className={buttonVariants({ variant: "secondary" })} data-testid="keep-subscription">
               Keep Subscription
             </Link>
