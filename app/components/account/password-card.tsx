@@ -1,7 +1,6 @@
 import { KeyRound } from "lucide-react";
-import { SwitchField } from "~/components/forms/fields";
+import { InputField, SwitchField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { PasswordField } from "~/components/forms/password-field";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { changePasswordSchema } from "./schemas";
@@ -35,9 +34,19 @@ export function PasswordCard({ email }: { email: string }) {
           >
             {/* For password managers: whose password this is. */}
             <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-            <PasswordField meta={fields.currentPassword} label="Current password" autoComplete="current-password" />
-            <PasswordField meta={fields.newPassword} label="New password" autoComplete="new-password" />
-            <PasswordField meta={fields.confirmPassword} label="Confirm new password" autoComplete="new-password" />
+            <InputField
+              type="password"
+              meta={fields.currentPassword}
+              label="Current password"
+              autoComplete="current-password"
+            />
+            <InputField type="password" meta={fields.newPassword} label="New password" autoComplete="new-password" />
+            <InputField
+              type="password"
+              meta={fields.confirmPassword}
+              label="Confirm new password"
+              autoComplete="new-password"
+            />
             <SwitchField meta={fields.revokeOtherSessions} label="Sign out of all other sessions" />
             <div>
               <SubmitButton busy={busy} pendingLabel="Changing…">

@@ -1,6 +1,5 @@
 import { InputField } from "~/components/forms/fields";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { PasswordField } from "~/components/forms/password-field";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import type { TotpEnrolment } from "../../../server/auth/account-changes.ts";
@@ -41,7 +40,8 @@ export function StartEnrolment({
         </p>
       )}
       <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-      <PasswordField
+      <InputField
+        type="password"
         meta={fields.password}
         label="Confirm your password"
         autoComplete="current-password"

@@ -1,8 +1,8 @@
 import { KeyRound, ShieldOff } from "lucide-react";
 import { useState } from "react";
+import { InputField } from "~/components/forms/fields";
 import { FormDialog } from "~/components/forms/form-dialog";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
-import { PasswordField } from "~/components/forms/password-field";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
@@ -33,7 +33,12 @@ export function TwoFactorOn({ email, onCodesReplaced }: { email: string; onCodes
         {(fields) => (
           <>
             <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-            <PasswordField meta={fields.password} label="Confirm your password" autoComplete="current-password" />
+            <InputField
+              type="password"
+              meta={fields.password}
+              label="Confirm your password"
+              autoComplete="current-password"
+            />
           </>
         )}
       </FormDialog>
@@ -98,7 +103,12 @@ function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: s
   return (
     <IntentForm state={regenerate} className="flex flex-col gap-4" data-testid="backup-codes-form">
       <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-      <PasswordField meta={fields.password} label="Confirm your password" autoComplete="current-password" />
+      <InputField
+        type="password"
+        meta={fields.password}
+        label="Confirm your password"
+        autoComplete="current-password"
+      />
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>

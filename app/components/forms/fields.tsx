@@ -5,6 +5,7 @@ import { Select, type SelectOption } from "~/components/ui/select";
 import { Slider } from "~/components/ui/slider";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
+import { useShownField } from "./form-errors";
 
 /**
  * The fields of the admin's Conform forms: a label, the control, an optional hint and
@@ -12,7 +13,6 @@ import { cn } from "~/lib/cn";
  * aria-invalid). Every admin form is built from these.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: a field of any value type.
 type Meta = FieldMetadata<any, any, string[]>;
 
 /** Conform's control of a custom input, which works on the field's value as form text. */
@@ -31,6 +31,7 @@ interface FieldFrameProps {
 }
 
 function FieldFrame({ meta, label, hint, className, children, inline = false }: FieldFrameProps) {
+  useShownField(meta.name);
   const errors = meta.errors ?? [];
   return (
     <div className={cn("flex min-w-0 flex-col gap-1.5", className)}>
@@ -66,7 +67,7 @@ function describedBy(meta: Meta, hint: unknown): string | undefined {
   );
 }
 
-type InputType = "text" | "url" | "email" | "number" | "search" | "date";
+type InputType = "text" | "url" | "email" | "number" | "search" | "date" | "password";
 
 export interface InputFieldProps extends Omit<ComponentPropsWithoutRef<"input">, "type" | "defaultValue" | "name"> {
   meta: Meta;
@@ -175,6 +176,7 @@ export function SliderField({
   format?: (value: number) => string;
   className?: string;
 }) {
+  useShownField(meta.name);
   const control = useTextControl(meta);
   const value = Number(control.value ?? min);
   return (
@@ -203,21 +205,6 @@ export function SliderField({
           {meta.errors.join(" ")}
         </p>
       )}
-    </div>
-  );
-}
-
-/** The form's own errors (not tied to one field): a stale revision, a failure of the service. */
-export function FormErrors({ errors, id }: { errors?: readonly string[]; id?: string }) {
-  if (!errors || errors.length === 0) return null;
-  return (
-    <div
-      id={id}
-      role="alert"
-      data-testid="form-errors"
-      className="rounded-md border border-danger/60 px-3 py-2 text-sm text-danger"
-    >
-      {errors.join(" ")}
     </div>
   );
 }

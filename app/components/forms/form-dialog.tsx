@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
 import { type FormSchema, useSchemaForm } from "~/lib/forms";
-import { FormErrors } from "./fields";
+import { FormErrorsScope } from "./form-errors";
 import { SubmitButton } from "./submit-button";
 import { useActionFetcher } from "./use-action-fetcher";
 
@@ -67,8 +67,7 @@ function DialogForm<Schema extends FormSchema>({
   return (
     <fetcher.Form method="post" action={action} {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value={intent} />
-      <FormErrors errors={form.errors} id={form.errorId} />
-      {children(fields, form)}
+      <FormErrorsScope form={form}>{children(fields, form)}</FormErrorsScope>
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>

@@ -2,7 +2,7 @@ import { type FormMetadata, getFormProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import type { FetcherWithComponents } from "react-router";
 import { type FormActionData, type FormSchema, useSchemaForm } from "~/lib/forms";
-import { FormErrors } from "./fields";
+import { FormErrorsScope } from "./form-errors";
 import { useActionFetcher } from "./use-action-fetcher";
 
 export interface IntentFormOptions<Schema extends FormSchema> {
@@ -47,8 +47,7 @@ export function IntentForm({ state, children, ...props }: IntentFormProps) {
   return (
     <fetcher.Form method="post" {...getFormProps(form)} {...props}>
       <input type="hidden" name="intent" value={intent} />
-      <FormErrors errors={form.errors} id={form.errorId} />
-      {children}
+      <FormErrorsScope form={form}>{children}</FormErrorsScope>
     </fetcher.Form>
   );
 }

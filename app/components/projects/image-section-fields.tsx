@@ -1,6 +1,7 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { Images } from "lucide-react";
 import { InputField } from "~/components/forms/fields";
+import { useShownField } from "~/components/forms/form-errors";
 import { ImageUpload } from "~/components/media/image-upload";
 import { ImportUrlField } from "~/components/media/import-url-field";
 import { MediaPickerDialog } from "~/components/media/media-picker-dialog";
@@ -25,6 +26,7 @@ export function ImageSectionFields({
   const alt = typeof fields.alt.value === "string" ? fields.alt.value : "";
   const { key, ...contentProps } = getInputProps(fields.content, { type: "hidden" });
   const errors = fields.content.errors ?? [];
+  useShownField(fields.content.name);
 
   function chooseImage(image: { url: string; alt: string | null }) {
     form.update({ name: fields.content.name, value: image.url, validated: true });

@@ -1,0 +1,48 @@
+import type { FormMetadata } from "@conform-to/react";
+import { createContext, type ReactNode, use, useCallback, useEffect, useState } from "react";
+
+/**
+ * A form's own errors (a stale revision, a failure of the service) in a box above its
+ * fields. The action answers a refusal both as the form's error and beside the field
+ * it names, if any; the field may be shown (then the message stands beside it) or not
+ * (a hidden id: then only the box says it). Fields tell the scope they are shown, so
+ * the box leaves out what is already beside a field.
+ */
+
+const ShownFieldsContext = createContext<((name: string) => () => void) | null>(null);
+
+/** Called by every field that shows its own errors. */
+export function useShownField(name: string): void {
+  const register = use(ShownFieldsContext);
+  useEffect(() => register?.(name), [register, name]);
+}
+
+export function FormErrorsScope({ form, children }: { form: FormMetadata<any, string[]>; children: ReactNode }) {
+  const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
+  const register = useCallback((name: string) => {
+    setShown((names) => (names.has(name) ? names : new Set(names).add(name)));
+    return () =>
+      setShown((names) => {
+        const rest = new Set(names);
+        rest.delete(name);
+        return rest;
+      });
+  }, []);
+  const beside = new Set([...shown].flatMap((name) => form.allErrors[name] ?? []));
+  const errors = (form.errors ?? []).filter((message) => !beside.has(message));
+  return (
+    <ShownFieldsContext value={register}>
+      {errors.length > 0 && (
+        <div
+          id={form.errorId}
+          role="alert"
+          data-testid="form-errors"
+          className="rounded-md border border-danger/60 px-3 py-2 text-sm text-danger"
+        >
+          {errors.join(" ")}
+        </div>
+      )}
+      {children}
+    </ShownFieldsContext>
+  );
+}
