@@ -13,7 +13,7 @@ import {
 import { waitForHydration } from "./helpers/hydration.ts";
 
 /**
- * Accounts and sessions in a real browser (issue 3): sign-in and sign-out with their
+ * Accounts and sessions in a real browser: sign-in and sign-out with their
  * toasts, the same message for a wrong email or password, the rate limit (429 with a
  * retry time), password reset and invitations end to end through the outbox, the
  * redirectTo rules and the owner-setup link. axe runs on every page visited.

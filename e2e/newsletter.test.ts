@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from "../tests/helpers/server.ts";
 import { closeBrowser, expectNoAxeViolations, textOf, waitForPageScript, withPage } from "./helpers/browser.ts";
 
 /**
- * Issue 5's public newsletter screens in a real browser, with JavaScript on and off:
+ * The public newsletter screens in a real browser, with JavaScript on and off:
  * the home page's subscribe form (honeypot included), the confirm page (which changes
  * nothing until its POST) and the unsubscribe page. Emails are read from the outbox.
  */

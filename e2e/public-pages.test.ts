@@ -19,7 +19,7 @@ import {
 } from "./helpers/browser.ts";
 
 /**
- * The public screens of issue 4 in a real browser, with JavaScript on and off: home,
+ * The public screens in a real browser, with JavaScript on and off: home,
  * the chapter reader, tips, resources, about, the theme toggle, and axe in both themes.
  * Content is written into the database before each server starts (the published-content
  * cache is then filled from it); a second server with no chapters shows Coming Soon.
@@ -294,7 +294,7 @@ describe.each([
       expect(await primary.getAttribute("href")).toBe("/projects/getting-started");
       expect(await page.getByTestId("hero-secondary").count()).toBe(0);
       expect(await page.getByTestId("newsletter-section").isVisible()).toBe(true);
-      // Issue 5 put the subscribe form in the section (tested in e2e/newsletter.test.ts).
+      // The newsletter put the subscribe form in the section (tested in e2e/newsletter.test.ts).
       expect(await page.locator("[data-testid=newsletter-section] form").count()).toBe(1);
 
       expect(await page.title()).toBe("Bastion");

@@ -64,7 +64,7 @@ export function useAuth(): AuthState {
 }
 
 /**
- * Keeps the session alive while the page is visible (spec section 4: auto-refresh while
+ * Keeps the session alive while the page is visible (the spec: auto-refresh while
  * visible, stopped while hidden): asking Better Auth for the session is what extends it.
  * When the session has ended (expired, revoked, signed out in another tab), goes to the
  * sign-in page, which brings the user back here afterwards. A failed request (offline,

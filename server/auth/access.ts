@@ -1,7 +1,7 @@
 import type { Role } from "./roles.ts";
 
 /**
- * Which role each admin path needs (spec section 6 and issue 3): editors manage all
+ * Which role each admin path needs (the spec): editors manage all
  * content; site settings, subscriber data and user accounts are for admins only.
  * Prefixes match whole path segments.
  */

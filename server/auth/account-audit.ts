@@ -4,7 +4,7 @@ import { recordAudit } from "../audit/audit-log.ts";
 import type { Database } from "../db/schema.ts";
 
 /**
- * Audit rows for the account changes a user makes to their own account (issue 3:
+ * Audit rows for the account changes a user makes to their own account (the spec asks for
  * "an audit log row for every … account change"). They are written from Better
  * Auth's hooks, so a change is recorded however it was made: through the account
  * page's forms, its passkey script, or a direct call to /api/auth/*.

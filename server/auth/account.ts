@@ -71,7 +71,7 @@ export async function loadAccountOverview(
   ]);
 
   const twoFactorEnabled = Boolean((user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled);
-  // Only a factor confirmed by a code counts (spec section 4): an enrolment still waiting
+  // Only a factor confirmed by a code counts (the spec): an enrolment still waiting
   // for its first code is "pending" and is not asked for at sign-in.
   const twoFactor: TwoFactorState =
     twoFactorEnabled && twoFactorRow && twoFactorRow.verified !== false ? "on" : twoFactorRow ? "pending" : "off";

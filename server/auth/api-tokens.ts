@@ -7,7 +7,7 @@ import type { BastionAuth } from "./auth.ts";
 import { getUserRoles, type Role } from "./roles.ts";
 
 /**
- * API tokens (issue 3): a signed-in user gets a short-lived JWT from Better Auth's
+ * API tokens: a signed-in user gets a short-lived JWT from Better Auth's
  * jwt plugin (GET /api/auth/token with the session cookie); API routes accept it as
  * `Authorization: Bearer <jwt>` and verify it here against our own JWKS (the keys
  * served at /.well-known/jwks.json) with jose: signature, issuer, audience, expiry.

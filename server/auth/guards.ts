@@ -5,7 +5,7 @@ import type { BastionAuth } from "./auth.ts";
 import { getUserRoles, type Role, type UserRoles } from "./roles.ts";
 
 /**
- * The one guard of the admin area (issue 3): every admin loader, action and API
+ * The one guard of the admin area: every admin loader, action and API
  * route goes through requireUser / requireRole. The UI only reflects the result.
  */
 

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, ROLES } from "../db/schema.ts";
 
-/** The user_roles table (spec section 6). The only writer of that table. */
+/** The user_roles table (the spec). The only writer of that table. */
 
 export type Role = (typeof ROLES)[number];
 
@@ -13,7 +13,7 @@ export interface UserRoles {
 
 const NO_ROLES: UserRoles = { isAdmin: false, isEditor: false };
 
-/** The user's roles; a failed lookup counts as no role at all (spec section 6). */
+/** The user's roles; a failed lookup counts as no role at all (the spec). */
 export async function getUserRoles(db: Kysely<Database>, userId: string): Promise<UserRoles> {
   try {
     const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).execute();

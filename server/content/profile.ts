@@ -42,7 +42,7 @@ import { type ContentStore, nextOrderIndex, writeContent } from "./store.ts";
  * The certifications, skills and timeline_events tables (the About page's lists): the
  * only module that writes them. New items go last (highest order_index + 1); an item
  * moves up by one, swapping with the previous one, and every item's order_index is
- * rewritten to its position (spec §4); a drag-and-drop reorder does the same for any
+ * rewritten to its position (the spec); a drag-and-drop reorder does the same for any
  * new order. Moves and reorders name the list revision the editor saw.
  */
 

@@ -49,7 +49,7 @@ export async function listResources(
 }
 
 /**
- * New resources get order_index = the current count (spec §4) and are announced to the
+ * New resources get order_index = the current count (the spec) and are announced to the
  * newsletter (when automatic notifications are on).
  */
 export async function createResource(store: ContentStore, input: NewResource): Promise<ResourceRecord> {

@@ -198,7 +198,7 @@ export async function deleteSection(store: ContentStore, id: string): Promise<vo
 }
 
 /**
- * Swaps the section's order_index with its neighbour's (spec §4), at the list revision
+ * Swaps the section's order_index with its neighbour's (the spec), at the list revision
  * the editor saw. The first cannot move up and the last cannot move down: then
  * nothing changes and false is returned.
  */

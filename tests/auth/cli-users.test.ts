@@ -11,7 +11,7 @@ import {
   signIn,
 } from "./accounts-fixture.ts";
 
-/** `npm run cli -- users:*` (issue 3), in-process and as a process, against a real database. */
+/** `npm run cli -- users:*`, in-process and as a process, against a real database. */
 
 describe.each(TEST_DIALECTS)("npm run cli -- users:* on %s", (dialect) => {
   let accounts: Accounts;

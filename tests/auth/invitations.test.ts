@@ -24,7 +24,7 @@ import {
   signIn,
 } from "./accounts-fixture.ts";
 
-/** Invitations from /admin/users (issue 3): by email and role, 7 days, once, stored hashed. */
+/** Invitations from /admin/users: by email and role, 7 days, once, stored hashed. */
 
 describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
   let accounts: Accounts;

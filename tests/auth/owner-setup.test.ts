@@ -9,7 +9,7 @@ import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type Accounts, incomingRequest, openAccounts, STRONG_PASSWORD, signIn } from "./accounts-fixture.ts";
 
 /**
- * The first admin (issue 3): ADMIN_EMAIL / ADMIN_PASSWORD / ADMIN_NAME at start-up,
+ * The first admin: ADMIN_EMAIL / ADMIN_PASSWORD / ADMIN_NAME at start-up,
  * or else a one-time setup link in the log, replaced at each start while no admin exists.
  */
 

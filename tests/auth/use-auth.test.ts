@@ -4,7 +4,7 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { AuthProvider, type AuthProviderProps, useAuth } from "../../app/lib/use-auth.tsx";
 
-/** The auth context of the admin area (spec section 8, "Other"). */
+/** The auth context of the admin area (the spec, "Other"). */
 
 function ShowAuth() {
   const { user, isAdmin, isEditor } = useAuth();

@@ -22,7 +22,7 @@ import {
   signIn,
 } from "./accounts-fixture.ts";
 
-/** Accounts without public sign-up (issue 3): create, list, set-role, delete, reset-password. */
+/** Accounts without public sign-up: create, list, set-role, delete, reset-password. */
 
 describe.each(TEST_DIALECTS)("user accounts on %s", (dialect) => {
   let accounts: Accounts;

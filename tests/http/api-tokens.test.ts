@@ -9,7 +9,7 @@ import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 
 /**
- * API tokens (issue 3, "API tokens"): a signed-in user gets a short-lived JWT from
+ * API tokens: a signed-in user gets a short-lived JWT from
  * GET /api/auth/token; /.well-known/jwks.json serves the keys that verify it; /api/me
  * accepts it as a bearer token; a token whose signature does not verify answers 401
  * "Invalid JWT signature"; missing, malformed, expired and foreign tokens answer 401 too.

@@ -8,7 +8,7 @@ import { type DatabaseSnapshot, rowCounts, snapshotDatabase } from "../helpers/s
 import { header, type RawResponse, request } from "./client.ts";
 
 /**
- * The admin guard matrix (issue 3, "Roles and the guard"): every admin page, action and
+ * The admin guard matrix: every admin page, action and
  * admin API endpoint, enumerated from the route table itself, refuses anonymous
  * visitors (redirect to /auth, or 401 for the API), users without a role (403) and
  * editors on admin-only screens (403), on every database, with real sessions, and none

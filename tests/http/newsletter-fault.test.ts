@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
 
 /**
  * Fault tests of a newsletter notification sent by the real server process to a real
- * SMTP peer (issue 5, "Reliability and speed"), on a fresh database of each kind:
+ * SMTP peer, on a fresh database of each kind:
  * - the server is killed with SIGKILL at random moments of the send and restarted on
  *   the same database, several times;
  * - the SMTP peer goes down in the middle of the send and comes back.

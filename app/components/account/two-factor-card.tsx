@@ -9,7 +9,7 @@ import { ConfirmEnrolment, StartEnrolment } from "./totp-enrolment";
 import { TwoFactorOn } from "./two-factor-on";
 
 export interface TwoFactorCardProps {
-  /** From the database: only a factor confirmed by a code is "on" (spec section 4). */
+  /** From the database: only a factor confirmed by a code is "on" (the spec). */
   state: TwoFactorState;
   email: string;
 }

@@ -4,7 +4,7 @@ import { buttonVariants } from "~/components/ui/button";
 import type { AccessDeniedReason } from "../../../server/auth/guards.ts";
 import { SignOutForm } from "./sign-out-form";
 
-/** The spec's texts (section 2, "Access guard for /admin"). */
+/** The spec's texts ("Access guard for /admin"). */
 export const ACCESS_DENIED_TEXT: Record<AccessDeniedReason, string> = {
   "admin-required": "Admin privileges are required.",
   "no-role": "You don't have permission to access the admin dashboard.",

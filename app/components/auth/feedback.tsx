@@ -3,7 +3,7 @@ import { toast } from "sonner";
 import { Alert } from "~/components/ui/alert";
 
 /**
- * The outcome of an auth form or a redirect notice: a toast (spec section 8) when
+ * The outcome of an auth form or a redirect notice: a toast when
  * JavaScript runs, and the same text inline, which is all a page without JavaScript
  * shows. The inline copy is an alert for errors and a polite status for successes.
  */
