@@ -42,6 +42,37 @@ export async function setUserRole(db: Kysely<Database>, userId: string, role: Ro
   else await db.transaction().execute(replace);
 }
 
+/**
+ * Runs `change` in a transaction that first locks every admin row, so that two
+ * concurrent changes cannot each remove "the other" admin (PostgreSQL); SQLite
+ * serialises transactions anyway. `change` throws to refuse.
+ */
+export async function withAdminRowsLocked(
+  db: Kysely<Database>,
+  change: (trx: Kysely<Database>) => Promise<void>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // A no-op update takes the rows' write locks (SELECT … FOR UPDATE is PostgreSQL-only).
+    await trx
+      .updateTable("user_roles")
+      .set((eb) => ({ created_at: eb.ref("created_at") }))
+      .where("role", "=", "admin")
+      .execute();
+    await change(trx);
+  });
+}
+
+/** How many admins there are besides this user. */
+export async function countOtherAdmins(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("user_roles")
+    .select((eb) => eb.fn.countAll<number>().as("admins"))
+    .where("role", "=", "admin")
+    .where("user_id", "!=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.admins);
+}
+
 export async function countAdmins(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("user_roles")

@@ -5,7 +5,7 @@ import { recordAudit } from "../audit/audit-log.ts";
 import { type Database, ROLES } from "../db/schema.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { passwordProblem } from "./password-policy.ts";
-import { type Role, setUserRole } from "./roles.ts";
+import { countOtherAdmins, type Role, setUserRole, withAdminRowsLocked } from "./roles.ts";
 
 /**
  * Accounts: created by the CLI, ADMIN_* at start-up, invitations and the owner-setup
@@ -196,32 +196,6 @@ export async function findUser(services: AccountServices, ref: { id?: string; em
   };
 }
 
-/**
- * Runs `change` in a transaction that first locks every admin row, so that two
- * concurrent changes cannot each remove "the other" admin (PostgreSQL); SQLite
- * serialises transactions anyway. `change` throws to refuse.
- */
-async function withAdminRowsLocked(db: Kysely<Database>, change: (trx: Kysely<Database>) => Promise<void>) {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("user_roles")
-      .set((eb) => ({ created_at: eb.ref("created_at") }))
-      .where("role", "=", "admin")
-      .execute();
-    await change(trx);
-  });
-}
-
-async function otherAdmins(trx: Kysely<Database>, userId: string): Promise<number> {
-  const row = await trx
-    .selectFrom("user_roles")
-    .select((eb) => eb.fn.countAll<number>().as("admins"))
-    .where("role", "=", "admin")
-    .where("user_id", "!=", userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.admins);
-}
-
 /** Gives the user this role; refuses to take admin away from the last administrator. */
 export async function setRole(
   services: AccountServices,
@@ -231,7 +205,7 @@ export async function setRole(
   const user = await findUser(services, { id: input.userId });
   if (user.role === role) return user;
   await withAdminRowsLocked(services.db, async (trx) => {
-    if (user.role === "admin" && (await otherAdmins(trx, user.id)) === 0) {
+    if (user.role === "admin" && (await countOtherAdmins(trx, user.id)) === 0) {
       throw new Conflict(LAST_ADMIN_MESSAGE);
     }
     await setUserRole(trx, user.id, role);
@@ -258,7 +232,7 @@ export async function deleteUser(
   // First, in our transaction: the last-admin check and the end of every right the
   // user had; then the user itself through Better Auth (its rows cascade).
   await withAdminRowsLocked(services.db, async (trx) => {
-    if (user.role === "admin" && (await otherAdmins(trx, user.id)) === 0) {
+    if (user.role === "admin" && (await countOtherAdmins(trx, user.id)) === 0) {
       throw new Conflict(LAST_ADMIN_DELETE_MESSAGE);
     }
     await setUserRole(trx, user.id, null);

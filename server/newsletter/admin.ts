@@ -1,13 +1,12 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import { addDays, utcDay } from "../analytics/days.ts";
 import type { Database, NewsletterSubscribersTable, SUBSCRIBER_STATUSES } from "../db/schema.ts";
-import { Invalid, NotFound } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { NEWSLETTER_SETTING_DEFAULTS } from "./settings.ts";
 
 /**
- * Read models and writes of the admin's newsletter screens (/admin/newsletter and
- * the Newsletter Settings tab of /admin/home). Callers check the admin role first.
+ * Read models of the admin's newsletter screens (/admin/newsletter): statistics, the
+ * subscriber and suppression lists, the CSV export. Their writes live with each
+ * table's one writer (subscribers.ts, suppression.ts, settings.ts). Callers check
+ * the admin role first.
  */
 
 export const SUBSCRIBERS_PAGE_SIZE = 50;
@@ -162,12 +161,6 @@ export async function listSubscribers(db: Kysely<Database>, query: SubscriberQue
   return { subscribers, total, page, pageCount, pageSize: SUBSCRIBERS_PAGE_SIZE };
 }
 
-/** Removes the subscriber for good; NotFound when there is none with this id (any more). */
-export async function deleteSubscriber(db: Kysely<Database>, id: string): Promise<void> {
-  const result = await db.deleteFrom("newsletter_subscribers").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NotFound("This subscriber no longer exists.");
-}
-
 export interface SuppressionRow {
   id: string;
   email: string;
@@ -206,29 +199,6 @@ export async function listSuppressions(
   return { entries, total, page, pageCount, pageSize: SUPPRESSIONS_PAGE_SIZE };
 }
 
-/** Takes an address off the suppression list; NotFound when the entry does not exist (any more). */
-export async function removeSuppression(db: Kysely<Database>, id: string): Promise<void> {
-  const result = await db.deleteFrom("newsletter_suppressions").where("id", "=", id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NotFound("This address is no longer on the suppression list.");
-}
-
-/**
- * Adds an address (lower-cased) to the suppression list by hand. An address already
- * on it keeps its entry and reason: `created` is false then.
- */
-export async function addSuppression(
-  db: Kysely<Database>,
-  input: { email: string; reason: string },
-): Promise<{ created: boolean; email: string }> {
-  const email = input.email.trim().toLowerCase();
-  const result = await db
-    .insertInto("newsletter_suppressions")
-    .values({ id: newId("suppression"), email, reason: input.reason.trim() })
-    .onConflict((conflict) => conflict.column("email").doNothing())
-    .executeTakeFirst();
-  return { created: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0, email };
-}
-
 // ---------------------------------------------------------------------------
 // CSV export
 
@@ -256,42 +226,4 @@ export async function subscribersCsv(db: Kysely<Database>): Promise<string> {
   const lines = [CSV_COLUMNS.join(",")];
   for (const row of rows) lines.push(CSV_COLUMNS.map((column) => csvField(row[column])).join(","));
   return `${lines.join("\r\n")}\r\n`;
-}
-
-// ---------------------------------------------------------------------------
-// Settings
-
-export type NewsletterSettingKey = keyof typeof NEWSLETTER_SETTING_DEFAULTS & string;
-
-/** The current settings, defaults filled in for missing keys. */
-export async function getNewsletterSettings(db: Kysely<Database>): Promise<Record<string, string>> {
-  const rows = await db.selectFrom("newsletter_settings").select(["setting_key", "setting_value"]).execute();
-  const settings: Record<string, string> = { ...NEWSLETTER_SETTING_DEFAULTS };
-  for (const row of rows) settings[row.setting_key] = row.setting_value;
-  return settings;
-}
-
-/**
- * Writes the settings one key at a time, in the given order (the spec's "one update
- * per key"). An unknown key or a value out of range is Invalid (naming the key as the
- * field) before anything is written; a write that fails stops the rest, the keys
- * before it staying saved.
- */
-export async function updateNewsletterSettings(
-  db: Kysely<Database>,
-  entries: ReadonlyArray<readonly [string, string]>,
-): Promise<void> {
-  for (const [key, value] of entries) {
-    if (!Object.hasOwn(NEWSLETTER_SETTING_DEFAULTS, key)) throw new Invalid({ [key]: `Unknown setting: ${key}` });
-    if (key === "auto_send_enabled" && value !== "true" && value !== "false") {
-      throw new Invalid({ [key]: "auto_send_enabled must be true or false" });
-    }
-  }
-  for (const [key, value] of entries) {
-    await db
-      .insertInto("newsletter_settings")
-      .values({ setting_key: key, setting_value: value })
-      .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: value }))
-      .execute();
-  }
 }

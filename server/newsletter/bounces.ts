@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { BOUNCE_TYPES, type Database } from "../db/schema.ts";
 import { newId } from "../ids.ts";
+import { markBounced } from "./subscribers.ts";
 import { addSuppression, normalizeEmail } from "./suppression.ts";
 
 /**
@@ -44,12 +45,8 @@ export async function recordBounce(db: Kysely<Database>, report: BounceReport, n
       if (Number(row.count) >= SOFT_BOUNCE_LIMIT) suppressionReason = `Repeated soft bounces: ${reason}`;
     }
     if (suppressionReason === null) return false;
-    await trx
-      .updateTable("newsletter_subscribers")
-      .set({ status: "bounced", confirmation_token_hash: null, updated_at: now.toISOString() })
-      .where("email", "=", email)
-      .execute();
-    await addSuppression(trx, email, suppressionReason);
+    await markBounced(trx, email, now);
+    await addSuppression(trx, { email, reason: suppressionReason });
     return true;
   });
 }

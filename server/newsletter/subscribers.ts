@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { CONSENT_SOURCES, Database } from "../db/schema.ts";
+import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { type EmailDeps, enqueueConfirmationEmail, enqueueWelcomeEmail } from "./emails.ts";
 import { isSuppressed, normalizeEmail } from "./suppression.ts";
@@ -12,8 +13,9 @@ import {
 } from "./tokens.ts";
 
 /**
- * Subscribing, confirming and unsubscribing. Every answer to a subscribe is the same
- * whatever the address's state (no enumeration); what happens depends on it:
+ * The newsletter_subscribers table's only writer: subscribing, confirming,
+ * unsubscribing, a bounce's mark and an admin's delete. Every answer to a subscribe
+ * is the same whatever the address's state (no enumeration); what happens depends on it:
  * new or unsubscribed (or bounced, once no longer suppressed) → pending with a fresh
  * confirmation email; pending → a new confirmation email at most once per 5 minutes;
  * active → nothing; suppressed → nothing, no email.
@@ -200,4 +202,22 @@ export async function unsubscribeWithToken(
     .where("status", "!=", "unsubscribed")
     .execute();
   return { success: true };
+}
+
+/**
+ * The address bounced for good (bounces.ts decides when): the subscriber is `bounced`
+ * and their confirmation link stops working. `db` is the caller's transaction.
+ */
+export async function markBounced(db: Kysely<Database>, email: string, now = new Date()): Promise<void> {
+  await db
+    .updateTable("newsletter_subscribers")
+    .set({ status: "bounced", confirmation_token_hash: null, updated_at: now.toISOString() })
+    .where("email", "=", normalizeEmail(email))
+    .execute();
+}
+
+/** Removes the subscriber for good; NotFound when there is none with this id (any more). */
+export async function deleteSubscriber(db: Kysely<Database>, id: string): Promise<void> {
+  const result = await db.deleteFrom("newsletter_subscribers").where("id", "=", id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This subscriber no longer exists.");
 }

@@ -1,8 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 
-/** The suppression list: addresses that never receive any email. */
+/** The suppression list: addresses that never receive any email. The only writer of newsletter_suppressions. */
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -22,13 +23,27 @@ export async function suppressedAmong(db: Kysely<Database>, emails: readonly str
   return new Set(rows.map((row) => row.email));
 }
 
-/** Adds the address (once: a second call keeps the first reason). */
-export async function addSuppression(db: Kysely<Database>, email: string, reason: string): Promise<void> {
-  await db
+/**
+ * Adds the address (normalized) to the list, by hand or after a bounce. An address
+ * already on it keeps its entry and first reason: `created` is false then.
+ */
+export async function addSuppression(
+  db: Kysely<Database>,
+  input: { email: string; reason: string },
+): Promise<{ created: boolean; email: string }> {
+  const email = normalizeEmail(input.email);
+  const result = await db
     .insertInto("newsletter_suppressions")
-    .values({ id: newId("suppression"), email: normalizeEmail(email), reason: reason.slice(0, 1000) })
+    .values({ id: newId("suppression"), email, reason: input.reason.trim().slice(0, 1000) })
     .onConflict((conflict) => conflict.column("email").doNothing())
-    .execute();
+    .executeTakeFirst();
+  return { created: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0, email };
+}
+
+/** Takes an address off the list; NotFound when the entry does not exist (any more). */
+export async function removeSuppression(db: Kysely<Database>, id: string): Promise<void> {
+  const result = await db.deleteFrom("newsletter_suppressions").where("id", "=", id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new NotFound("This address is no longer on the suppression list.");
 }
 
 export const SUPPRESSED_REASON = "Not sent: the address is on the suppression list";

@@ -4,19 +4,17 @@ import type { NewsletterSubscribersTable } from "../../server/db/schema.ts";
 import { Invalid, NotFound } from "../../server/errors.ts";
 import {
   activeSubscribersByDay,
-  addSuppression,
   containsPattern,
   csvField,
-  deleteSubscriber,
-  getNewsletterSettings,
   getNewsletterStats,
   listSubscribers,
   listSuppressions,
-  removeSuppression,
   SUBSCRIBERS_PAGE_SIZE,
   subscribersCsv,
-  updateNewsletterSettings,
 } from "../../server/newsletter/admin.ts";
+import { getNewsletterSettings, updateNewsletterSettings } from "../../server/newsletter/settings.ts";
+import { deleteSubscriber } from "../../server/newsletter/subscribers.ts";
+import { addSuppression, removeSuppression } from "../../server/newsletter/suppression.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type MigratedDatabase, migratedDatabase } from "../mail/helpers.ts";
 

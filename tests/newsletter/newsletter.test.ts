@@ -125,7 +125,7 @@ describe.each(TEST_DIALECTS)("the newsletter on %s", (dialect) => {
     ).toBe("resent");
     expect(await outbox()).toHaveLength(2);
 
-    await addSuppression(db(), "s@example.test", "manual");
+    await addSuppression(db(), { email: "s@example.test", reason: "manual" });
     const answers = [];
     for (const email of ["p@example.test", "s@example.test", "new@example.test"]) {
       const response = await handleSubscribe(s, post("/api/newsletter/subscribe", { email }));

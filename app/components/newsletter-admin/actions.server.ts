@@ -3,8 +3,8 @@ import type { AppServices } from "~/context";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { Conflict } from "../../../server/errors.ts";
 import { retryEmail } from "../../../server/mail/outbox.ts";
-import { addSuppression, deleteSubscriber, removeSuppression } from "../../../server/newsletter/admin.ts";
-import { resendConfirmation } from "../../../server/newsletter/subscribers.ts";
+import { deleteSubscriber, resendConfirmation } from "../../../server/newsletter/subscribers.ts";
+import { addSuppression, removeSuppression } from "../../../server/newsletter/suppression.ts";
 import { addSuppressionSchema, recordSchema } from "./schemas";
 
 /**

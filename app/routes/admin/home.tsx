@@ -10,7 +10,8 @@ import { runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
 import { requireRole } from "../../../server/auth/guards.ts";
 import { getHomeContentForEditor } from "../../../server/content/home.ts";
-import { getNewsletterSettings, getNewsletterStats } from "../../../server/newsletter/admin.ts";
+import { getNewsletterStats } from "../../../server/newsletter/admin.ts";
+import { getNewsletterSettings } from "../../../server/newsletter/settings.ts";
 import type { Route } from "./+types/home";
 
 /**
