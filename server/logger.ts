@@ -1,18 +1,34 @@
+import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";
+import type { PrettyOptions, PrettyStream } from "pino-pretty";
 
 export type { Logger };
 
 /**
- * JSON lines in production (one object per line, for log shippers); pretty and
- * coloured when a person watches a terminal in development.
+ * Readable, coloured lines when a person watches the server in a terminal; JSON lines
+ * (one object per line, for log shippers) whenever the output goes elsewhere: a process
+ * manager, a container's log, a pipe, a file.
  */
-export function createLogger(options: { level: string; pretty?: boolean }): Logger {
+export function createLogger(options: { level: string }): Logger {
   const settings = { level: options.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
-  if (options.pretty) {
-    return pino({ ...settings, transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } });
-  }
-  // Synchronous writes: pino's default stdout stream writes asynchronously, and the
-  // process.exit() of a shutdown or a crash then loses or reorders the last lines
-  // (the pending write is overtaken by the exit-time flush). The log volume is small.
+  const pretty = process.stdout.isTTY ? loadPinoPretty() : undefined;
+  // Synchronous writes, in this thread: pino's default stdout stream and its transports
+  // write asynchronously, and the process.exit() of a shutdown or a crash then loses or
+  // reorders the last lines (the pending write is overtaken by the exit-time flush).
+  // The log volume is small.
+  if (pretty) return pino(settings, pretty({ destination: 1, sync: true, ignore: "pid,hostname" }));
   return pino(settings, pino.destination({ dest: 1, sync: true }));
+}
+
+/**
+ * pino-pretty is a development dependency: an installation without them (`npm ci
+ * --omit=dev`) logs JSON in a terminal too.
+ */
+function loadPinoPretty(): ((options: PrettyOptions) => PrettyStream) | undefined {
+  try {
+    return createRequire(import.meta.url)("pino-pretty");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return undefined;
+    throw error;
+  }
 }

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   // React and other libraries pick their production or development build from
   // NODE_ENV when first imported (the server bundle is imported below).
   process.env.NODE_ENV = config.env;
-  const logger = createLogger({ level: config.logLevel, pretty: config.env === "development" });
+  const logger = createLogger({ level: config.logLevel });
   const running = await startServices(config, logger);
   const { services, database } = running;
 
