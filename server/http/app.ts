@@ -38,6 +38,9 @@ export interface HttpAppOptions {
   localMedia?: LocalStorage;
 }
 
+/** Icons browsers request without a link to them: /favicon.ico, /apple-touch-icon-precomposed.png, … */
+const BROWSER_ICON_PATH = /^\/(?:favicon|apple-touch-icon)[\w-]*\.(?:ico|png|svg)$/;
+
 /** POST /api/media, as the router matches it; other spellings keep the default (smaller) limit. */
 const UPLOAD_PATH = "/api/media";
 
@@ -90,6 +93,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   } else {
     app.use(options.clientAssets.middleware);
   }
+  // Browsers ask for icons of their own accord (Safari for apple-touch-icon variants,
+  // some for favicon.png): one we do not ship is a plain 404, not a "Page not found" page
+  // logged as a broken link.
+  app.get(BROWSER_ICON_PATH, (_req, res) => {
+    res.sendStatus(404);
+  });
 
   app.use(refuseForeignOrigin({ publicOrigin: config.publicOrigin }));
   // Uploads stream through their own, larger limit; nothing reads their body before the route.
