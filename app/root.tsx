@@ -7,7 +7,14 @@ import { usePageTheme } from "./components/theme/page-theme";
 import { hydratesPage } from "./lib/hydration";
 import { siteMeta } from "./lib/meta";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appStylesHref }];
+// The icons and the web manifest are files of public/, served at the site's root.
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: appStylesHref },
+  { rel: "icon", href: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+  { rel: "icon", href: "/icon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
 
 export const meta: Route.MetaFunction = ({ error }) => siteMeta(error);
 
