@@ -4,6 +4,7 @@ import appStylesHref from "./app.css?url";
 import { RouteErrorMessage } from "./components/errors/error-message";
 import { useNonce } from "./components/nonce";
 import { usePageTheme } from "./components/theme/page-theme";
+import { APPLY_THEME_SCRIPT } from "./components/theme/theme";
 import { hydratesPage } from "./lib/hydration";
 import { siteMeta } from "./lib/meta";
 
@@ -26,6 +27,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en" data-theme={theme}>
       <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, allowed by the CSP nonce. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: APPLY_THEME_SCRIPT }} />
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />

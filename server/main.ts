@@ -8,7 +8,7 @@ import type { AppServices } from "../app/context.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
 import { serveCachedPagesFirst } from "./http/cached-pages.ts";
-import { createPageCache } from "./http/page-cache.ts";
+import { createPageCache } from "./http/page-cache/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMediaStorage } from "./media/storage/index.ts";
 import { isLocalStorage } from "./media/storage/local.ts";
@@ -58,19 +58,19 @@ async function main(): Promise<void> {
     logger,
     pingDatabase: database.ping,
     authHandler: toNodeHandler(services.auth) as RequestHandler,
-    countPageViews: running.pageViews.middleware,
     pageCache,
     renderApp,
     clientAssets,
     localMedia: isLocalStorage(mediaStorage) ? mediaStorage : undefined,
   });
-  // Cache hits are answered before Express (server/http/cached-pages.ts); the rest goes to the app.
+  // Cache hits are answered before Express (server/http/cached-pages.ts), which also counts
+  // every page view; the rest goes to the app.
   const server = createServer(
     serveCachedPagesFirst({
       pageCache,
       logger,
       trustProxy: config.trustProxy,
-      recordPageView: running.pageViews.recordServed,
+      pageViews: running.pageViews,
       next: app,
     }),
   );

@@ -81,6 +81,20 @@ function openLightbox(link) {
 
 // ---- Theme toggle
 
+/**
+ * Presses the toggle's button of the document's theme. The server renders the public
+ * pages in the "system" theme for everyone (the page cache shares them); the page's
+ * first inline script has applied the visitor's cookie to <html data-theme> since.
+ */
+function showDocumentTheme() {
+  const theme = document.documentElement.dataset.theme;
+  for (const option of document.querySelectorAll("[data-theme-option]")) {
+    option.setAttribute("aria-pressed", String(option.getAttribute("data-theme-option") === theme));
+  }
+}
+
+showDocumentTheme();
+
 /** @param {HTMLButtonElement} button */
 function chooseTheme(button) {
   const theme = button.dataset.themeOption;
@@ -89,9 +103,7 @@ function chooseTheme(button) {
   // biome-ignore lint/suspicious/noDocumentCookie: the same plain cookie the server sets and reads.
   document.cookie = location.protocol === "https:" ? `${cookie}; Secure` : cookie;
   document.documentElement.dataset.theme = theme;
-  for (const option of document.querySelectorAll("[data-theme-option]")) {
-    option.setAttribute("aria-pressed", String(option === button));
-  }
+  showDocumentTheme();
   return true;
 }
 

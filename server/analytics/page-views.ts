@@ -1,5 +1,4 @@
-import type { IncomingMessage } from "node:http";
-import type { RequestHandler } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isbot } from "isbot";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
@@ -43,13 +42,15 @@ export interface PageViewCounterOptions {
   now?: () => Date;
 }
 
+/**
+ * The server's request listener (server/http/cached-pages.ts) counts every view, in one
+ * place: observe() for the responses Express writes, recordServed() for the answers the
+ * page cache writes before Express (whose headers node:http does not give back).
+ */
 export interface PageViewCounter {
-  /** Express middleware: looks at the request, and records the view when the response has finished successfully. */
-  middleware: RequestHandler;
-  /**
-   * Records the view of a response served without the middleware (the page cache's
-   * fast path, server/http/cached-pages.ts), by its status and Content-Type.
-   */
+  /** Looks at the request, and records the view when the response has finished successfully. */
+  observe(req: IncomingMessage, res: ServerResponse): void;
+  /** Records the view of a response already written, by its status and Content-Type. */
   recordServed(req: IncomingMessage, status: number, contentType: string | undefined): void;
   /** Writes the pending counts now. Rejects when the database refuses them; they are kept for the next flush. */
   flush(): Promise<void>;
@@ -97,7 +98,7 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     }
   }
 
-  const middleware: RequestHandler = (req, res, next) => {
+  const observe: PageViewCounter["observe"] = (req, res) => {
     const candidate = pageViewCandidate(req);
     if (candidate) {
       res.once("finish", () => {
@@ -105,7 +106,6 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
         if (isSuccessfulPage(res.statusCode, String(contentType ?? ""), candidate.kind)) record(candidate.path);
       });
     }
-    next();
   };
 
   const recordServed: PageViewCounter["recordServed"] = (req, status, contentType) => {
@@ -165,7 +165,7 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     }
   }
 
-  return { middleware, recordServed, flush, stop };
+  return { observe, recordServed, flush, stop };
 }
 
 /** Adds the views to the stored counts: correct however many instances write at once. */

@@ -11,7 +11,7 @@ import { limitRequestBody, limitUploadBody } from "./body-limit.ts";
 import { handleUncaughtErrors } from "./errors.ts";
 import { healthCheck } from "./health.ts";
 import { serveLocalMedia } from "./media-files.ts";
-import type { PageCache } from "./page-cache.ts";
+import type { PageCache } from "./page-cache/index.ts";
 import { logRequests } from "./request-log.ts";
 import { refuseForeignOrigin } from "./same-origin.ts";
 import { assignCspNonce, securityHeaders } from "./security-headers.ts";
@@ -20,16 +20,14 @@ export interface HttpAppOptions {
   config: Config;
   logger: Logger;
   pingDatabase: () => Promise<void>;
-  /** Counts public page views (server/analytics/page-views.ts). */
-  countPageViews: RequestHandler;
   /** Better Auth's endpoints under /api/auth. */
   authHandler: RequestHandler;
   /**
-   * The rendered-page cache of anonymous visitors (server/http/page-cache.ts): most hits
-   * are answered before Express (server/http/cached-pages.ts); those left to it are
-   * answered right after the security headers, and misses are captured just before rendering.
+   * The rendered-page cache of anonymous visitors (server/http/page-cache/): its hits are
+   * answered before Express (server/http/cached-pages.ts); its misses are captured just
+   * before rendering.
    */
-  pageCache?: Pick<PageCache, "lookup" | "capture">;
+  pageCache?: Pick<PageCache, "capture">;
   /** Serves the pages and routes of the React Router app. */
   renderApp: RequestHandler;
   /** Production: the built client folder. Development: Vite's middlewares instead. */
@@ -74,9 +72,6 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.get("/healthz", healthCheck(options.pingDatabase));
   if (options.localMedia) app.get("/media/:bucket/:name", serveLocalMedia(options.localMedia));
-  // A cached page needs nothing below (GET/HEAD only, no body, no session); hits are views too.
-  if (options.pageCache) app.use(options.pageCache.lookup(options.countPageViews));
-
   if ("directory" in options.clientAssets) {
     const { directory } = options.clientAssets;
     // File names under assets/ carry a content hash: they can be cached forever.
@@ -110,7 +105,6 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
   app.use(passClientIp);
   app.all("/api/auth/{*splat}", options.authHandler);
-  app.use(options.countPageViews);
   if (options.pageCache) app.use(options.pageCache.capture);
   app.use(options.renderApp);
   app.use(handleUncaughtErrors);

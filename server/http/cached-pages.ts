@@ -1,17 +1,19 @@
 import type { IncomingMessage, RequestListener } from "node:http";
 import type { TLSSocket } from "node:tls";
+import type { PageViewCounter } from "../analytics/page-views.ts";
 import type { Logger } from "../logger.ts";
-import type { PageCache } from "./page-cache.ts";
+import type { PageCache } from "./page-cache/index.ts";
 import { STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
 /**
- * The page cache's fast path (docs/decisions/008-page-cache.md): the server's request
- * listener answers cache hits itself from their precomputed responses, and hands
- * everything else to the Express application. Express's per-request cost (pino-http,
- * compression, a nonce, helmet, routing) is most of the time a hit takes, and a hit
- * needs none of it: its headers, the security baseline included, were captured from
- * the response that rendered the page. What a hit still gets here: HSTS exactly when
- * the middleware would send it, the request's log line and the page view.
+ * The server's request listener (docs/decisions/008-page-cache.md): it answers page
+ * cache hits itself, from their precomputed responses, and hands everything else to the
+ * Express application. Express's per-request cost (pino-http, compression, a nonce,
+ * helmet, routing) is most of the time a hit takes, and a hit needs none of it: its
+ * headers, the security baseline included, were captured from the response that
+ * rendered the page. What a hit still gets here: HSTS exactly when the middleware would
+ * send it, and the request's log line. Every page view, of a hit or of a response
+ * Express writes, is counted here.
  */
 
 export interface CachedPagesOptions {
@@ -19,8 +21,7 @@ export interface CachedPagesOptions {
   logger: Logger;
   /** Config.trustProxy: whether X-Forwarded-Proto is believed (Express's "trust proxy"). */
   trustProxy: boolean;
-  /** Counts the view of a hit (PageViewCounter.recordServed). */
-  recordPageView: (req: IncomingMessage, status: number, contentType: string) => void;
+  pageViews: Pick<PageViewCounter, "observe" | "recordServed">;
   /** Answers everything that is not a hit: the Express application. */
   next: RequestListener;
 }
@@ -36,15 +37,17 @@ export function isSecure(req: IncomingMessage, trustProxy: boolean): boolean {
 }
 
 export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListener {
-  const { pageCache, logger, trustProxy, recordPageView, next } = options;
+  const { pageCache, logger, trustProxy, pageViews, next } = options;
   return (req, res) => {
     const started = Date.now();
     const served = pageCache.respond(req, res, isSecure(req, trustProxy) ? HSTS : undefined);
     if (!served) {
+      pageViews.observe(req, res);
       next(req, res);
       return;
     }
-    recordPageView(req, served.status, served.contentType);
+    pageViews.recordServed(req, served.status, served.contentType);
+    if (!logger.isLevelEnabled("info")) return;
     // The line server/http/request-log.ts writes for every other request.
     const path = (req.url ?? "").split("?")[0];
     logger.info(

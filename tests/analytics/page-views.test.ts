@@ -27,14 +27,17 @@ const DATA_HEADERS = { "user-agent": BROWSER_UA, accept: "*/*" };
 const PAGES = new Set(["/", "/blog", "/about", "/resources", "/admin", "/admin/resources", "/auth"]);
 
 /**
- * An Express app shaped like server/http/app.ts, with the counter mounted first so that
- * every request (health check and assets included) goes through it, and a stand-in for
+ * An Express app shaped like server/http/app.ts, with the counter observing every request
+ * first (health check and assets included), as the server's listener does, and a stand-in for
  * the React Router handler: documents as HTML, `.data` requests as turbo-stream, 404 for
  * unknown pages, 202 for a redirected data request as React Router answers.
  */
 function createSite(counter: PageViewCounter): express.Express {
   const app = express();
-  app.use(counter.middleware);
+  app.use((req, res, next) => {
+    counter.observe(req, res);
+    next();
+  });
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

@@ -40,18 +40,14 @@ afterAll(async () => {
 });
 
 /**
- * Renders the page, then waits until its compressed variants exist: from then on hits
- * take the fast path. Returns the rendered answer and the number of requests made.
+ * Renders the page: it is stored with its compressed variants before this first answer
+ * goes out, so every later request is a hit, taken by the fast path. Returns the
+ * rendered answer and the number of requests made.
  */
 async function warm(pagePath: string): Promise<RawResponse & { requests: number }> {
   const miss = await request(`${server.url}${pagePath}`);
   expect(header(miss, "x-page-cache"), pagePath).toBe("miss");
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const gzipped = await request(`${server.url}${pagePath}`, { headers: { "Accept-Encoding": "gzip" } });
-    if (header(gzipped, "etag")?.endsWith('-gzip"')) return { ...miss, requests: attempt + 2 };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${pagePath}: no compressed variant`);
+  return { ...miss, requests: 1 };
 }
 
 function withoutPerResponse(response: RawResponse): Record<string, unknown> {

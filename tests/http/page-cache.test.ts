@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import compression from "compression";
@@ -7,15 +7,17 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connection.ts";
-import { createPageCache, PAGE_CACHE_CONTROL, type PageCache } from "../../server/http/page-cache.ts";
+import { serveCachedPagesFirst } from "../../server/http/cached-pages.ts";
+import { createPageCache, PAGE_CACHE_CONTROL } from "../../server/http/page-cache/index.ts";
 import { assignCspNonce, securityHeaders } from "../../server/http/security-headers.ts";
+import { createLogger } from "../../server/logger.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { header, type RawResponse, request } from "./client.ts";
 
 /**
- * The rendered-page cache (server/http/page-cache.ts, docs/decisions/008-page-cache.md):
- * first in-process, in front of a stand-in renderer, for the rules; then on the built
- * server, for the wiring (CSP nonce of the body served, 304, signed-in visitors,
+ * The rendered-page cache (server/http/page-cache/, docs/decisions/008-page-cache.md):
+ * first in-process, wired as server/main.ts wires it in front of a stand-in renderer,
+ * for the rules; then on the built server, for the wiring (CSP nonce of the body served, 304, signed-in visitors,
  * invalidation by a content write).
  */
 
@@ -36,22 +38,21 @@ describe("page cache rules (in-process)", () => {
   let base: string;
   let version = 1;
   let renders = 0;
-  let cache: PageCache;
 
   beforeAll(async () => {
-    cache = createPageCache({ version: () => version, maxEntries: 3 });
+    const cache = createPageCache({ version: () => version, maxEntries: 3 });
     const app = express();
     app.set("trust proxy", true);
     app.use(compression());
     app.use(assignCspNonce);
     app.use(securityHeaders({ imageOrigins: [], allowDevServer: false }));
-    app.use(cache.middleware);
     app.get("/set-cookie", (_req, res) => {
       res.cookie("flash", "1").type("html").send("<p>with a cookie</p>");
     });
     app.get("/private", (_req, res) => {
       res.set("Cache-Control", "private, no-store").type("html").send("<p>private</p>");
     });
+    app.use(cache.capture);
     app.use((req, res) => {
       renders++;
       const nonce = res.locals.cspNonce as string;
@@ -62,8 +63,17 @@ describe("page cache rules (in-process)", () => {
       res.write(`<p>${req.path} v${version} render ${renders}</p>${"<p>filler text</p>".repeat(200)}`);
       res.end(`<script nonce="${nonce}">window.y=2</script></body></html>`);
     });
+    server = createServer(
+      serveCachedPagesFirst({
+        pageCache: cache,
+        logger: createLogger({ level: "silent" }),
+        trustProxy: true,
+        pageViews: { observe: () => {}, recordServed: () => {} },
+        next: app,
+      }),
+    );
     await new Promise<void>((resolve) => {
-      server = app.listen(0, "127.0.0.1", () => resolve());
+      server.listen(0, "127.0.0.1", () => resolve());
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -77,6 +87,8 @@ describe("page cache rules (in-process)", () => {
     expect(first.status).toBe(200);
     expect(header(first, "x-page-cache")).toBe("miss");
     expect(header(first, "cache-control")).toBe(PAGE_CACHE_CONTROL);
+    expect(header(first, "vary")).toBe("Accept-Encoding");
+    expect(header(first, "content-length")).toBe(String(first.body.length));
     const rendersBefore = renders;
 
     const second = await request(`${base}/one`);
@@ -87,11 +99,35 @@ describe("page cache rules (in-process)", () => {
     expect(cspNonce(second)).toBe(cspNonce(first));
     expect(bodyNonces(second.text())).toEqual(new Set([cspNonce(second)]));
     expect(header(second, "etag")).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(header(second, "etag")).toBe(header(first, "etag"));
     expect(header(second, "cache-control")).toBe(PAGE_CACHE_CONTROL);
     expect(header(second, "content-length")).toBe(String(second.body.length));
     // The rest of the baseline is still there.
     expect(header(second, "content-security-policy")).toMatch(/frame-ancestors 'none'/);
     expect(header(second, "x-content-type-options")).toBe("nosniff");
+  });
+
+  it("gives the first, rendered, response its ETag, which a 304 then answers", async () => {
+    const first = await request(`${base}/first`);
+    expect(header(first, "x-page-cache")).toBe("miss");
+    const etag = header(first, "etag") as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const rendersBefore = renders;
+    const revalidated = await request(`${base}/first`, { headers: { "If-None-Match": etag } });
+    expect(revalidated.status).toBe(304);
+    expect(header(revalidated, "etag")).toBe(etag);
+    expect(cspNonce(revalidated)).toBe(cspNonce(first));
+    expect(renders).toBe(rendersBefore);
+
+    // The first response of a compressed representation carries its own tag too.
+    const gzipped = await request(`${base}/first-gzip`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(header(gzipped, "x-page-cache")).toBe("miss");
+    expect(header(gzipped, "content-encoding")).toBe("gzip");
+    expect(header(gzipped, "etag")).toMatch(/-gzip"$/);
+    const gzipRevalidated = await request(`${base}/first-gzip`, {
+      headers: { "Accept-Encoding": "gzip", "If-None-Match": header(gzipped, "etag") as string },
+    });
+    expect(gzipRevalidated.status).toBe(304);
   });
 
   it("answers 304 to a matching If-None-Match, with the body's nonce in the CSP", async () => {
@@ -112,18 +148,19 @@ describe("page cache rules (in-process)", () => {
 
   it("serves precompressed gzip and brotli with their own ETags", async () => {
     const plain = await request(`${base}/one`);
-    // The compressed variants are made in the background after the first render.
-    let gzipped = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip" } });
-    for (let attempt = 0; attempt < 50 && !header(gzipped, "etag")?.endsWith('-gzip"'); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      gzipped = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip" } });
-    }
+    const gzipped = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip" } });
     expect(header(gzipped, "content-encoding")).toBe("gzip");
     expect(gunzipSync(gzipped.body).toString()).toBe(plain.text());
     expect(header(gzipped, "etag")).not.toBe(header(plain, "etag"));
-    expect(header(gzipped, "vary")).toMatch(/Accept-Encoding/);
+    expect(header(gzipped, "vary")).toBe("Accept-Encoding");
+    // Brotli is preferred when the client accepts both equally, whatever their order.
     const brotli = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip, br" } });
     expect(header(brotli, "content-encoding")).toBe("br");
+    const rankedGzip = await request(`${base}/one`, { headers: { "Accept-Encoding": "gzip, br;q=0.5" } });
+    expect(header(rankedGzip, "content-encoding")).toBe("gzip");
+    const refused = await request(`${base}/one`, { headers: { "Accept-Encoding": "br;q=0, gzip;q=0" } });
+    expect(header(refused, "content-encoding")).toBeUndefined();
+    expect(refused.text()).toBe(plain.text());
     expect(brotliDecompressSync(brotli.body).toString()).toBe(plain.text());
     // A client holding the gzip representation's tag revalidates too.
     const revalidated = await request(`${base}/one`, {
@@ -164,16 +201,16 @@ describe("page cache rules (in-process)", () => {
     }
   });
 
-  it("keys pages by the theme cookie; odd theme values bypass the cache", async () => {
-    const dark1 = await request(`${base}/themed`, { headers: { Cookie: "theme=dark" } });
-    const light = await request(`${base}/themed`, { headers: { Cookie: "theme=light" } });
-    const dark2 = await request(`${base}/themed`, { headers: { Cookie: "theme=dark" } });
-    expect(header(dark1, "x-page-cache")).toBe("miss");
-    expect(header(light, "x-page-cache")).toBe("miss");
-    expect(header(dark2, "x-page-cache")).toBe("hit");
-    expect(dark2.text()).toBe(dark1.text());
-    const odd = await request(`${base}/themed`, { headers: { Cookie: "theme=%3Cscript%3E" } });
-    expect(header(odd, "x-page-cache")).toBeUndefined();
+  it("keeps one copy of a page whatever the theme cookie (the page applies it), without Vary: Cookie", async () => {
+    const dark = await request(`${base}/themed`, { headers: { Cookie: "theme=dark" } });
+    expect(header(dark, "x-page-cache")).toBe("miss");
+    for (const cookie of ["theme=light", "theme=%3Cscript%3E", "other=1"]) {
+      const answer = await request(`${base}/themed`, { headers: { Cookie: cookie } });
+      expect(header(answer, "x-page-cache"), cookie).toBe("hit");
+      expect(answer.text()).toBe(dark.text());
+      expect(header(answer, "vary")).toBe("Accept-Encoding");
+    }
+    expect(header(await request(`${base}/themed`), "x-page-cache")).toBe("hit");
   });
 
   it("does not cache private paths, data requests, query strings, errors, cookies or private answers", async () => {
@@ -211,23 +248,11 @@ describe("page cache rules (in-process)", () => {
     expect(old.status).toBe(200);
   });
 
-  /** Until no page's compressed variants are still being made in the background. */
-  async function compressionSettled() {
-    for (let attempt = 0; attempt < 200 && cache.stats().compressing > 0; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(cache.stats().compressing).toBe(0);
-  }
-
   it("stays within its bounds, least recently used first", async () => {
     version++;
     for (const path of ["/a", "/b", "/c"]) await request(`${base}${path}`);
     expect(header(await request(`${base}/a`), "x-page-cache")).toBe("hit"); // /a becomes the most recent
-    // /b's and /c's compression finishing after that use must not make them more recent than /a.
-    await compressionSettled();
-    await request(`${base}/d`); // evicts /b
-    await compressionSettled();
-    expect(cache.stats().entries).toBe(3);
+    await request(`${base}/d`); // evicts /b, the least recently used
     expect(header(await request(`${base}/a`), "x-page-cache")).toBe("hit");
     expect(header(await request(`${base}/c`), "x-page-cache")).toBe("hit");
     expect(header(await request(`${base}/d`), "x-page-cache")).toBe("hit");
@@ -256,8 +281,11 @@ describe("page cache on the built server", () => {
     for (const path of ["/", "/blog", "/resources", "/about"]) {
       const { first, second } = await fetchTwice(path);
       expect(first.status, path).toBe(200);
+      expect(header(first, "x-page-cache"), path).toBe("miss");
       expect(header(second, "x-page-cache"), path).toBe("hit");
       expect(second.text()).toBe(first.text());
+      expect(header(first, "etag"), path).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(header(second, "etag"), path).toBe(header(first, "etag"));
       const nonce = cspNonce(second);
       expect(nonce).toBe(cspNonce(first));
       const inBody = bodyNonces(second.text());
@@ -267,11 +295,12 @@ describe("page cache on the built server", () => {
     }
   });
 
-  it("answers 304 to If-None-Match with the cached body's nonce", async () => {
-    const { second: cached } = await fetchTwice("/about");
+  it("answers 304 to the If-None-Match of the page's first response, with the cached body's nonce", async () => {
+    const cached = await request(`${server.url}/projects`);
+    expect(header(cached, "x-page-cache")).toBe("miss");
     const etag = header(cached, "etag");
     expect(etag).toBeTruthy();
-    const revalidated = await request(`${server.url}/about`, { headers: { "If-None-Match": etag as string } });
+    const revalidated = await request(`${server.url}/projects`, { headers: { "If-None-Match": etag as string } });
     expect(revalidated.status).toBe(304);
     expect(cspNonce(revalidated)).toBe(cspNonce(cached));
     expect(bodyNonces(cached.text())).toEqual(new Set([cspNonce(revalidated)]));

@@ -1,13 +1,18 @@
 import { createContext, type ReactNode, use, useSyncExternalStore } from "react";
+import { useMatches } from "react-router";
+import { hydratesPage } from "~/lib/hydration";
 import { isTheme, type Theme, themeCookie } from "./theme";
 
 /**
  * The page's colour theme, the same on the server and in the browser:
- * - on the server, from the request's theme cookie (entry.server.tsx provides it), so
- *   every page — error pages included, which no loader prepares — is painted in the
- *   visitor's theme from the first byte;
- * - in the browser, from <html data-theme>, which the server set and which
- *   choosePageTheme() changes.
+ * - on the server, for a page React hydrates, from the request's theme cookie
+ *   (entry.server.tsx provides it): the document React hydrates must say what it renders;
+ * - on the server, for a page React does not hydrate (the public content pages, which the
+ *   page cache shares between visitors), "system": the page's first script
+ *   (APPLY_THEME_SCRIPT, root.tsx) applies the cookie's choice before the first paint,
+ *   and the public page script shows it on the toggle;
+ * - in the browser, from <html data-theme>, which the server or that script set and
+ *   which choosePageTheme() changes.
  */
 
 const RequestThemeContext = createContext<Theme | null>(null);
@@ -31,9 +36,11 @@ function documentTheme(): Theme {
 
 export function usePageTheme(): Theme {
   const requestTheme = use(RequestThemeContext);
-  // Hydration reads the document's theme too: the server rendered the same one.
+  const hydrated = hydratesPage(useMatches());
+  // Hydration reads the document's theme too: for a hydrated page the server rendered the same one.
   const documentValue = useSyncExternalStore(subscribe, documentTheme, documentTheme);
-  return requestTheme ?? documentValue;
+  if (requestTheme === null) return documentValue;
+  return hydrated ? requestTheme : "system";
 }
 
 /** Applies a theme at once and keeps it in the cookie the server reads. */

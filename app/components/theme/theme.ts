@@ -1,6 +1,7 @@
 /**
  * The colour theme: "system" follows prefers-color-scheme; "light" and "dark" are the
- * visitor's choice, kept in a cookie the server reads so the first paint is right.
+ * visitor's choice, kept in a cookie that the page's first script (APPLY_THEME_SCRIPT)
+ * and, for the pages React hydrates, the server read, so the first paint is right.
  */
 
 export const THEMES = ["system", "light", "dark"] as const;
@@ -12,6 +13,15 @@ const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 export function isTheme(value: unknown): value is Theme {
   return typeof value === "string" && (THEMES as readonly string[]).includes(value);
 }
+
+/**
+ * The fixed inline script at the top of every page's <head>: it applies the theme cookie's
+ * choice to <html data-theme> before the first paint. The pages React does not hydrate are
+ * rendered in the "system" theme for everyone (page-theme.tsx), so that the page cache
+ * keeps one copy of each; this script gives each visitor theirs. A block, so that its
+ * constant does not reach the global scope; allowed by the page's CSP nonce.
+ */
+export const APPLY_THEME_SCRIPT = `{const m=/(?:^|; )${THEME_COOKIE}=(${THEMES.filter((theme) => theme !== "system").join("|")})(?:;|$)/.exec(document.cookie);if(m)document.documentElement.dataset.theme=m[1]}`;
 
 /** The theme chosen in the request's cookies; "system" when none (or an invalid one). */
 export function themeFromCookieHeader(header: string | null | undefined): Theme {
