@@ -100,6 +100,7 @@ const environmentSchema = z.object({
   MAIL_LEASE_SECONDS: seconds("MAIL_LEASE_SECONDS", 120, 1, 86_400),
   MAIL_RETRY_BASE_SECONDS: seconds("MAIL_RETRY_BASE_SECONDS", 30, 0.1, 3600),
   NEWSLETTER_POLL_SECONDS: seconds("NEWSLETTER_POLL_SECONDS", 10, 0.1, 3600),
+  SMS_URL: httpUrl("SMS_URL").optional(),
   S3_ENDPOINT: httpUrl("S3_ENDPOINT").optional(),
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
@@ -165,6 +166,10 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
       retryBaseMs: env.MAIL_RETRY_BASE_SECONDS,
       /** How often due newsletter notifications are looked for. */
       notificationPollIntervalMs: env.NEWSLETTER_POLL_SECONDS,
+    },
+    sms: {
+      /** The HTTP SMS provider's endpoint (a JSON POST per message); unset: texts stay in the outbox and are logged. */
+      url: env.SMS_URL,
     },
     s3: env.S3_BUCKET
       ? {

@@ -12,6 +12,7 @@ import { startMailWorker } from "./mail/worker.ts";
 import { recordHardBounce } from "./newsletter/bounces.ts";
 import { startNotificationScheduler } from "./newsletter/notifications.ts";
 import { refuseSuppressed } from "./newsletter/suppression.ts";
+import { startSmsWorker } from "./sms/worker.ts";
 
 /**
  * Everything long-lived the server needs, created once at start-up in dependency
@@ -34,6 +35,8 @@ export function createAuthForDatabase(
   logger: Logger,
   /** Wakes the mail worker of this process, when it has one, so the email leaves at once. */
   onEmailQueued: () => void = () => {},
+  /** Wakes the SMS worker of this process, when it has one, so the text message leaves at once. */
+  onSmsQueued: () => void = () => {},
 ) {
   return createAuth({
     config,
@@ -44,6 +47,7 @@ export function createAuthForDatabase(
       await enqueuePasswordResetEmail(database.db, config, reset);
       onEmailQueued();
     },
+    onSmsQueued,
   });
 }
 
@@ -60,12 +64,20 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     // Suppression is checked when an email is queued and again here, when it is sent.
     refuseRecipients: (emails) => refuseSuppressed(database.db, emails),
   });
-  const { auth, close: closeAuth } = createAuthForDatabase(config, database, logger, () => mail.wake());
+  const sms = startSmsWorker({ db: database.db, smsUrl: config.sms.url, logger });
+  const { auth, close: closeAuth } = createAuthForDatabase(
+    config,
+    database,
+    logger,
+    () => mail.wake(),
+    () => sms.wake(),
+  );
   try {
     // The owner account from ADMIN_*, or the one-time setup link, while no admin exists.
     await ensureOwnerAccount({ auth, db: database.db, config, logger });
   } catch (error) {
     await closeAuth().catch(() => {});
+    await sms.stop().catch(() => {});
     await mail.stop().catch(() => {});
     await database.close().catch(() => {});
     throw error;
@@ -107,6 +119,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
       await notifications.stop();
       await content.close();
       await mail.stop();
+      await sms.stop();
       await closeAuth();
       await database.close();
     },

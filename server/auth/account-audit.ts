@@ -1,4 +1,5 @@
-import { APIError } from "better-auth/api";
+import { defineRequestState } from "@better-auth/core/context";
+import { APIError, getSessionFromCtx } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { recordAudit } from "../audit/audit-log.ts";
 import type { Database } from "../db/schema.ts";
@@ -11,6 +12,41 @@ import type { Database } from "../db/schema.ts";
  * (Password changes are recorded by auth.ts itself, with the other password paths.)
  */
 
+/**
+ * Whether the signed-in user's authenticator app was waiting for its first code when
+ * /two-factor/verify-totp was called: a correct code then turns it on. Read before the
+ * endpoint runs, since the endpoint marks the enrolment confirmed.
+ */
+const totpWasPending = defineRequestState<{ pending: boolean }>(() => ({ pending: false }));
+
+/** For hooks.before: what the after hook needs to know of the state before the change. */
+export async function noteStateBeforeAccountChange(ctx: Parameters<typeof getSessionFromCtx>[0]): Promise<void> {
+  if (ctx.path !== "/two-factor/verify-totp") return;
+  const session = await getSessionFromCtx(ctx);
+  if (!session) return;
+  const row = await ctx.context.adapter.findOne<{ verified?: boolean | null }>({
+    model: "twoFactor",
+    where: [{ field: "userId", value: session.user.id }],
+  });
+  (await totpWasPending.get()).pending = row?.verified === false;
+}
+
+/** Whether the endpoint answered with success. */
+export function succeeded(ctx: Pick<AuthHookContext, "context">): boolean {
+  const returned = ctx.context.returned;
+  if (returned instanceof APIError || returned instanceof Error) return false;
+  return !(returned instanceof Response && !returned.ok);
+}
+
+/** The phone factor's rows, written by phone-factor-endpoints.ts where the change is known. */
+export async function auditPhoneFactor(
+  db: Kysely<Database>,
+  userId: string,
+  change: "enabled" | "removed",
+): Promise<void> {
+  await recordAudit(db, { userId, action: `account.phone-factor-${change}`, entity: "user", entityId: userId });
+}
+
 /** The parts of Better Auth's hook context read here. */
 export interface AuthHookContext {
   path: string;
@@ -18,7 +54,6 @@ export interface AuthHookContext {
   context: {
     returned?: unknown;
     session?: { user: { id: string }; session?: { id: string } | null } | null;
-    newSession?: unknown;
   };
 }
 
@@ -27,9 +62,8 @@ const REVOKE_PATHS = new Set(["/revoke-session", "/revoke-other-sessions", "/rev
 
 /** For hooks.after: one row per successful account change. */
 export async function auditAccountChange(db: Kysely<Database>, ctx: AuthHookContext): Promise<void> {
+  if (!succeeded(ctx)) return;
   const returned = ctx.context.returned;
-  if (returned instanceof APIError || returned instanceof Error) return;
-  if (returned instanceof Response && !returned.ok) return;
   const userId = ctx.context.session?.user.id ?? null;
   if (!userId) return;
   const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -47,10 +81,9 @@ export async function auditAccountChange(db: Kysely<Database>, ctx: AuthHookCont
       }
       return;
     case "/two-factor/verify-totp":
-      // Signed in and a new session issued: the code confirmed an enrolment (Better Auth
-      // rotates the session when it turns two-factor on). A code checked again later, or
-      // at sign-in (no session yet), is not a change.
-      if (ctx.context.session?.session && ctx.context.newSession) {
+      // Signed in, and the app was waiting for its first code: the code confirmed the
+      // enrolment. A code checked again later, or at sign-in (no session yet), is not a change.
+      if (ctx.context.session?.session && (await totpWasPending.get()).pending) {
         await recordAudit(db, { userId, action: "account.two-factor-enabled", entity: "user", entityId: userId });
       }
       return;

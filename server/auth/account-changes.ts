@@ -2,9 +2,11 @@ import { decodeJwt } from "jose";
 import QRCode from "qrcode";
 import type { Config } from "../config.ts";
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited } from "../errors.ts";
+import { PHONE_NUMBER_MESSAGE } from "../sms/phone-number.ts";
 import type { BastionAuth } from "./auth.ts";
 import { callAuth, rateLimitMessage } from "./handler-calls.ts";
 import { passwordProblem } from "./password-policy.ts";
+import { PHONE_ENROL_PATH, PHONE_REMOVE_PATH } from "./phone-factor-endpoints.ts";
 
 /**
  * The changes the account page (/admin/account) makes to the signed-in user's own
@@ -30,16 +32,24 @@ export interface AccountVisitor {
 
 export const WRONG_PASSWORD_MESSAGE = "The password is not correct.";
 export const WRONG_CODE_MESSAGE = "That code is not correct. Check the time on your device and try the current code.";
+export const WRONG_PHONE_CODE_MESSAGE = "That code is not correct. Check the latest text message and try again.";
+export const PHONE_CODE_EXPIRED_MESSAGE = "That code has expired or was already used. Send a new code.";
+
+/** How a refusal is told: the field of a wrong password, the text of a wrong code. */
+interface RefusalWords {
+  passwordField?: string;
+  wrongCode?: string;
+}
 
 /**
  * Calls a Better Auth endpoint as the visitor; a refusal becomes an AppError, a wrong
- * password one of the field `passwordField`.
+ * password one of the field `passwordField` (default "password").
  */
 async function callAsVisitor<T>(
   visitor: AccountVisitor,
   path: string,
   body: unknown,
-  passwordField = "password",
+  { passwordField = "password", wrongCode = WRONG_CODE_MESSAGE }: RefusalWords = {},
 ): Promise<T> {
   const result = await callAuth(visitor.services, visitor.request, path, body);
   visitor.cookies.push(...result.cookies);
@@ -50,12 +60,17 @@ async function callAsVisitor<T>(
     case "INVALID_PASSWORD":
       throw new Invalid({ [passwordField]: WRONG_PASSWORD_MESSAGE });
     case "INVALID_CODE":
-      throw new Invalid({ code: WRONG_CODE_MESSAGE });
+      throw new Invalid({ code: wrongCode });
     case "SESSION_NOT_FRESH":
     case "SESSION_EXPIRED":
       throw new Forbidden("For your security, sign in again before making this change.");
     case "TOTP_ALREADY_ENABLED":
       throw new Conflict("Two-factor authentication is already turned on.");
+    case "INVALID_PHONE_NUMBER":
+      throw new Invalid({ phoneNumber: PHONE_NUMBER_MESSAGE });
+    case "OTP_HAS_EXPIRED":
+    case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
+      throw new Invalid({ code: PHONE_CODE_EXPIRED_MESSAGE });
   }
   if (result.status === 404) throw new NotFound(message);
   if (result.status === 401 || result.status === 403) throw new Forbidden(message);
@@ -73,7 +88,7 @@ export async function changePassword(
 ): Promise<void> {
   const problem = passwordProblem(input.newPassword);
   if (problem) throw new Invalid({ newPassword: problem });
-  await callAsVisitor(visitor, "/change-password", input, "currentPassword");
+  await callAsVisitor(visitor, "/change-password", input, { passwordField: "currentPassword" });
 }
 
 /** Ends one of the visitor's other sessions; false when it had already ended. */
@@ -151,6 +166,34 @@ export async function regenerateBackupCodes(visitor: AccountVisitor, password: s
     password,
   });
   return result.backupCodes ?? [];
+}
+
+/**
+ * Starts a phone enrolment: the number (checked on the server: E.164) waits for the
+ * code texted to it now. Two-factor by phone is on only once that code confirms it.
+ * Returns the number as it was stored.
+ */
+export async function startPhoneEnrolment(
+  visitor: AccountVisitor,
+  input: { password: string; phoneNumber: string },
+): Promise<string> {
+  const { phoneNumber } = await callAsVisitor<{ phoneNumber: string }>(visitor, PHONE_ENROL_PATH, input);
+  await sendPhoneCode(visitor);
+  return phoneNumber;
+}
+
+/** Texts a new code to the number being enrolled (the previous one stops working). */
+export async function sendPhoneCode(visitor: AccountVisitor): Promise<void> {
+  await callAsVisitor(visitor, "/two-factor/send-otp", {});
+}
+
+/** Confirms the number being enrolled with the code texted to it. */
+export async function confirmPhoneEnrolment(visitor: AccountVisitor, code: string): Promise<void> {
+  await callAsVisitor(visitor, "/two-factor/verify-otp", { code }, { wrongCode: WRONG_PHONE_CODE_MESSAGE });
+}
+
+export async function removePhone(visitor: AccountVisitor, password: string): Promise<void> {
+  await callAsVisitor(visitor, PHONE_REMOVE_PATH, { password });
 }
 
 export async function renamePasskey(visitor: AccountVisitor, input: { id: string; name: string }): Promise<void> {

@@ -1,4 +1,5 @@
 import { getAuthenticatorName } from "@better-auth/passkey";
+import Bowser from "bowser";
 import type { BastionAuth } from "./auth.ts";
 
 /**
@@ -114,42 +115,25 @@ export async function loadAccountOverview(
   };
 }
 
-/** A short, human description of a user agent: "Firefox on Windows", "Safari on iPhone". */
+/** The device part: the model for Apple's phones and tablets, else the operating system. */
+function deviceOf(parsed: Bowser.Parser.ParsedResult): string | undefined {
+  const model = parsed.platform.model;
+  if (model === "iPhone" || model === "iPad") return model;
+  return parsed.os.name;
+}
+
+/**
+ * A short, human description of a user agent, from bowser's parse: "Chrome on Linux",
+ * "Safari on iPhone", "Firefox on Windows"; "Unknown device" when there is nothing to
+ * tell (no user agent, or one no browser sends).
+ */
 export function describeUserAgent(userAgent: string | null | undefined): string {
   if (!userAgent) return "Unknown device";
-  const ua = userAgent;
-  const browser = /Edg(A|iOS)?\//.test(ua)
-    ? "Edge"
-    : /OPR\//.test(ua)
-      ? "Opera"
-      : /Firefox\/|FxiOS\//.test(ua)
-        ? "Firefox"
-        : /Chrome\/|CriOS\//.test(ua)
-          ? /HeadlessChrome/.test(ua)
-            ? "Headless Chrome"
-            : "Chrome"
-          : /Safari\//.test(ua) && /Version\//.test(ua)
-            ? "Safari"
-            : /^curl\//.test(ua)
-              ? "curl"
-              : null;
-  const os = /iPhone/.test(ua)
-    ? "iPhone"
-    : /iPad/.test(ua)
-      ? "iPad"
-      : /Android/.test(ua)
-        ? "Android"
-        : /Windows/.test(ua)
-          ? "Windows"
-          : /Mac OS X|Macintosh/.test(ua)
-            ? "macOS"
-            : /CrOS/.test(ua)
-              ? "ChromeOS"
-              : /Linux/.test(ua)
-                ? "Linux"
-                : null;
-  if (browser && os) return `${browser} on ${os}`;
+  const parsed = Bowser.parse(userAgent);
+  const browser = parsed.browser.name?.replace(/^Microsoft /, "");
+  const device = deviceOf(parsed);
+  if (browser && device) return `${browser} on ${device}`;
   if (browser) return browser;
-  if (os) return `Browser on ${os}`;
-  return ua.length > 60 ? `${ua.slice(0, 57)}…` : ua;
+  if (device) return `Browser on ${device}`;
+  return "Unknown device";
 }

@@ -8,14 +8,18 @@ import { countFailedSignIns, recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Logger } from "../logger.ts";
-import { auditAccountChange, auditSessionDeleted } from "./account-audit.ts";
+import { SITE_NAME } from "../site.ts";
+import { auditAccountChange, auditSessionDeleted, noteStateBeforeAccountChange } from "./account-audit.ts";
 import { accountLinkEndpoints } from "./account-endpoints.ts";
 import { apiTokenJwtOptions } from "./api-tokens.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./password-policy.ts";
+import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
+import { phoneFactorEndpoints, sendPhoneCode } from "./phone-factor-endpoints.ts";
 
 /**
  * Better Auth on the application's own database: email + password, database
- * sessions in httpOnly cookies, password reset by email, TOTP two-factor, passkeys,
+ * sessions in httpOnly cookies, password reset by email, two-factor by authenticator
+ * app (TOTP) or by a code texted to a phone (phone-factor-endpoints.ts), passkeys,
  * JWT + JWKS for API clients, and rate limits stored in the database so that they
  * hold across instances. See docs/decisions/005 and 006.
  */
@@ -40,6 +44,8 @@ export interface AuthOptions {
   secret: string;
   /** Writes the reset email to the outbox; called inside Better Auth's request. */
   sendPasswordResetEmail(email: PasswordResetEmail): Promise<void>;
+  /** Called once a text message is in the SMS outbox (wakes the SMS worker). */
+  onSmsQueued(): void;
 }
 
 export type BastionAuth = ReturnType<typeof createAuth>["auth"];
@@ -52,15 +58,23 @@ const SIGN_IN_PATHS = new Set([
   "/passkey/verify-authentication",
   "/two-factor/verify-totp",
   "/two-factor/verify-backup-code",
+  "/two-factor/verify-otp",
 ]);
 
 /**
  * True when a new session completes a sign-in. A password sign-in of a user with
  * two-factor on creates a session that the two-factor plugin drops at once; the
- * sign-in is recorded when the code is verified.
+ * sign-in is recorded when the code is verified. A code checked while signed in
+ * (confirming an enrolment, which rotates the session) is no sign-in.
  */
-async function isCompletedSignIn(db: Kysely<any>, userId: string, path: string | undefined): Promise<boolean> {
+async function isCompletedSignIn(
+  db: Kysely<any>,
+  userId: string,
+  ctx: { path?: string; context?: { session?: unknown } } | null | undefined,
+): Promise<boolean> {
+  const path = ctx?.path;
   if (!path || !SIGN_IN_PATHS.has(path)) return false;
+  if (path.startsWith("/two-factor/")) return !ctx?.context?.session;
   if (path !== "/sign-in/email") return true;
   const user = await db.selectFrom("user").select("twoFactorEnabled").where("id", "=", userId).executeTakeFirst();
   return !user?.twoFactorEnabled;
@@ -88,7 +102,7 @@ export function createAuth(options: AuthOptions) {
   const authDb = authPool ? new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) }) : db;
 
   const auth = betterAuth({
-    appName: "Bastion",
+    appName: SITE_NAME,
     baseURL: config.publicOrigin,
     basePath: "/api/auth",
     secret: options.secret,
@@ -136,16 +150,24 @@ export function createAuth(options: AuthOptions) {
       cookiePrefix: "bastion",
     },
     plugins: [
-      twoFactor({ issuer: "Bastion" }),
-      passkey({ rpID: publicUrl.hostname, rpName: "Bastion", origin: config.publicOrigin }),
+      twoFactor({
+        issuer: SITE_NAME,
+        otpOptions: {
+          sendOTP: sendPhoneCode(db, options.onSmsQueued),
+          storeOTP: "hashed",
+          period: PHONE_CODE_MINUTES,
+        },
+      }),
+      passkey({ rpID: publicUrl.hostname, rpName: SITE_NAME, origin: config.publicOrigin }),
       jwt(apiTokenJwtOptions(config)),
       accountLinkEndpoints({ db }),
+      phoneFactorEndpoints({ db }),
     ],
     databaseHooks: {
       session: {
         create: {
           after: async (session, ctx) => {
-            if (await isCompletedSignIn(db, session.userId, ctx?.path)) {
+            if (await isCompletedSignIn(db, session.userId, ctx)) {
               await recordAudit(db, {
                 userId: session.userId,
                 action: "auth.sign-in",
@@ -164,6 +186,7 @@ export function createAuth(options: AuthOptions) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        await noteStateBeforeAccountChange(ctx);
         if (ctx.path === "/sign-in/email") {
           const email = String(ctx.body?.email ?? "").toLowerCase();
           const since = new Date(Date.now() - ACCOUNT_FAILURE_WINDOW_MS).toISOString();

@@ -256,6 +256,38 @@ export interface AccountInvitationsTable {
   accepted_at: Timestamp | null;
 }
 
+/** An account's phone as a second factor: pending until a code sent to it is entered. */
+export interface PhoneFactorsTable {
+  user_id: string;
+  /** E.164: "+" and the digits, e.g. "+447700900123". */
+  phone_number: string;
+  /** When a code sent to the number confirmed it; null while pending (not asked for at sign-in). */
+  verified_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+}
+
+/** A text message waiting to be sent, or the record of one (server/sms/outbox.ts). */
+export interface SmsOutboxTable {
+  id: string;
+  /** What the message is (two-factor-code), for the log. */
+  kind: string;
+  /** The account it was sent for, counted by the per-account send limit. */
+  user_id: string | null;
+  to_number: string;
+  /** The text, which holds a code: cleared once a provider has taken it or it has failed. */
+  body: string | null;
+  status: Generated<(typeof OUTBOX_STATUSES)[number]>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Timestamp>;
+  /** While status is `sending`: the claim of one worker, taken over by another once expired. */
+  lease_expires_at: Timestamp | null;
+  /** When the code it carries expires: not sent after that. */
+  expires_at: Timestamp;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+  sent_at: Timestamp | null;
+}
+
 export const MEDIA_FORMATS = ["jpeg", "png", "webp", "gif"] as const;
 
 /** A smaller copy of a media image, made at upload for srcset. */
@@ -334,6 +366,8 @@ export interface AppTables {
   notifications: NotificationsTable;
   email_outbox: EmailOutboxTable;
   account_invitations: AccountInvitationsTable;
+  phone_factors: PhoneFactorsTable;
+  sms_outbox: SmsOutboxTable;
   media: MediaTable;
   audit_log: AuditLogTable;
   page_views: PageViewsTable;

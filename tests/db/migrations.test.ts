@@ -28,6 +28,8 @@ const APP_TABLES = [
   "notifications",
   "email_outbox",
   "account_invitations",
+  "phone_factors",
+  "sms_outbox",
   "media",
   "audit_log",
   "page_views",
@@ -42,7 +44,13 @@ async function expectViolation(work: Promise<unknown>, constraint: RegExp): Prom
   await expect(work).rejects.toThrow(constraint);
 }
 
-const MIGRATION_NAMES = ["0001-initial-schema", "0002-email-outbox-batch", "0003-content-revisions", "0004-media"];
+const MIGRATION_NAMES = [
+  "0001-initial-schema",
+  "0002-email-outbox-batch",
+  "0003-content-revisions",
+  "0004-media",
+  "0005-phone-factor",
+];
 
 let sequence = 0;
 const nextId = (prefix: string) => `${prefix}-test-${++sequence}`;

@@ -5,6 +5,7 @@ import * as initialSchema from "./0001-initial-schema.ts";
 import * as emailOutboxBatch from "./0002-email-outbox-batch.ts";
 import * as contentRevisions from "./0003-content-revisions.ts";
 import * as media from "./0004-media.ts";
+import * as phoneFactor from "./0005-phone-factor.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0002-email-outbox-batch": emailOutboxBatch,
   "0003-content-revisions": contentRevisions,
   "0004-media": media,
+  "0005-phone-factor": phoneFactor,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */

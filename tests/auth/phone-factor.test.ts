@@ -1,0 +1,324 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AccountVisitor,
+  confirmPhoneEnrolment,
+  PHONE_CODE_EXPIRED_MESSAGE,
+  removePhone,
+  sendPhoneCode,
+  startPhoneEnrolment,
+  WRONG_PASSWORD_MESSAGE,
+  WRONG_PHONE_CODE_MESSAGE,
+} from "../../server/auth/account-changes.ts";
+import { callAuth } from "../../server/auth/handler-calls.ts";
+import { SIGN_IN_FACTORS_PATH } from "../../server/auth/phone-factor-endpoints.ts";
+import { createUser } from "../../server/auth/users.ts";
+import { RateLimited } from "../../server/errors.ts";
+import { PHONE_NUMBER_MESSAGE } from "../../server/sms/phone-number.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import {
+  type Accounts,
+  freshIp,
+  incomingRequest,
+  openAccounts,
+  PUBLIC_URL,
+  refusal,
+  STRONG_PASSWORD,
+  signIn,
+} from "./accounts-fixture.ts";
+
+/**
+ * The phone as a second factor through Better Auth's handler, as the account page and
+ * the sign-in page call it: enrolment confirmed by a texted code, sign-in with a code,
+ * codes that work once and expire, the send limits per number and per account, and
+ * the factor's audit rows. Texts are read from the SMS outbox (no provider in tests).
+ */
+
+describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
+  let accounts: Accounts;
+
+  beforeAll(async () => {
+    accounts = await openAccounts(dialect);
+  });
+  afterAll(async () => {
+    await accounts?.close();
+  });
+
+  async function newAccount(email: string) {
+    const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
+    const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
+    return { user, cookie: cookie as string };
+  }
+
+  /** The account page's visitor for a session, calling from an address of its own (the per-IP limits stay out of the way). */
+  async function visitorFor(cookie: string): Promise<AccountVisitor> {
+    const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
+    if (!session) throw new Error("The cookie opens no session.");
+    return {
+      services: accounts.services,
+      viewer: { user: { id: session.user.id }, session: { id: session.session.id } },
+      request: incomingRequest({ cookie, ip: freshIp() }),
+      cookies: [],
+    };
+  }
+
+  /** The newest text to a number, from the outbox. */
+  async function lastText(to: string) {
+    const row = await accounts.services.db
+      .selectFrom("sms_outbox")
+      .selectAll()
+      .where("to_number", "=", to)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    const code = /\b(\d{6})\b/.exec(row.body ?? "")?.[1];
+    if (!code) throw new Error(`No code in "${row.body}"`);
+    return { ...row, code };
+  }
+
+  async function textsTo(to: string): Promise<number> {
+    const rows = await accounts.services.db.selectFrom("sms_outbox").select("id").where("to_number", "=", to).execute();
+    return rows.length;
+  }
+
+  async function userRow(id: string) {
+    const row = await sql<{
+      twoFactorEnabled: unknown;
+    }>`select ${sql.ref("twoFactorEnabled")} from ${sql.table("user")} where id = ${id}`.execute(accounts.services.db);
+    return { twoFactorEnabled: Boolean(row.rows[0]?.twoFactorEnabled) };
+  }
+
+  async function audit(userId: string): Promise<string[]> {
+    const rows = await accounts.services.db
+      .selectFrom("audit_log")
+      .select("action")
+      .where("user_id", "=", userId)
+      .orderBy("at")
+      .execute();
+    return rows.map((row) => row.action);
+  }
+
+  /** A password sign-in that stops at the second step: the challenge cookie. */
+  async function passwordStep(email: string) {
+    const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
+      email,
+      password: STRONG_PASSWORD,
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.twoFactorRedirect).toBe(true);
+    return result.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
+  }
+
+  const asChallenge = (challenge: string) => incomingRequest({ cookie: challenge, ip: freshIp() });
+
+  /** Enrols `phone` for a signed-in account and confirms it with the texted code. */
+  async function enrol(cookie: string, phone: string) {
+    const visitor = await visitorFor(cookie);
+    const stored = await startPhoneEnrolment(visitor, { password: STRONG_PASSWORD, phoneNumber: phone });
+    await confirmPhoneEnrolment(await visitorFor(cookie), (await lastText(stored)).code);
+    return stored;
+  }
+
+  it("enrols a number confirmed by a texted code, then signs in with a new code that works once", async () => {
+    const { user, cookie } = await newAccount("phoebe@example.test");
+
+    // The number is checked on the server, and the password asked again.
+    const badNumber = await refusal(
+      startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "07700 900123" }),
+    );
+    expect(badNumber.fields).toEqual({ phoneNumber: PHONE_NUMBER_MESSAGE });
+    const badPassword = await refusal(
+      startPhoneEnrolment(await visitorFor(cookie), { password: "not the password", phoneNumber: "+44 7700 900123" }),
+    );
+    expect(badPassword.fields).toEqual({ password: WRONG_PASSWORD_MESSAGE });
+    expect(await textsTo("+447700900123")).toBe(0);
+
+    // A code goes to the number (E.164), stored only as a hash.
+    const stored = await startPhoneEnrolment(await visitorFor(cookie), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+44 (7700) 900-123",
+    });
+    expect(stored).toBe("+447700900123");
+    const text = await lastText(stored);
+    expect(text).toMatchObject({ kind: "two-factor-code", user_id: user.id });
+    expect(text.body).toContain("code to confirm this phone number");
+    const verifications = await sql<{ value: string }>`select value from verification`.execute(accounts.services.db);
+    expect(verifications.rows.some((row) => row.value.includes(text.code))).toBe(false);
+
+    // Pending: sign-in asks for no code yet.
+    const unconfirmed = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
+      email: "phoebe@example.test",
+      password: STRONG_PASSWORD,
+    });
+    expect(unconfirmed.body.twoFactorRedirect).toBeUndefined();
+
+    // A wrong code is refused beside its field; the right one turns two-factor on and rotates the session.
+    const wrong = String((Number(text.code) + 1) % 1_000_000).padStart(6, "0");
+    expect((await refusal(confirmPhoneEnrolment(await visitorFor(cookie), wrong))).fields).toEqual({
+      code: WRONG_PHONE_CODE_MESSAGE,
+    });
+    const confirming = await visitorFor(cookie);
+    await confirmPhoneEnrolment(confirming, text.code);
+    expect(confirming.cookies.some((value) => /session_token=[^;]/.test(value))).toBe(true);
+    expect(await userRow(user.id)).toEqual({ twoFactorEnabled: true });
+    expect(await audit(user.id)).toContain("account.phone-factor-enabled");
+    // The same code again is no longer a change: it was used.
+    const rotated = confirming.cookies.find((value) => /session_token=[^;]/.test(value))?.split(";")[0] as string;
+    expect((await refusal(confirmPhoneEnrolment(await visitorFor(rotated), text.code))).fields).toEqual({
+      code: PHONE_CODE_EXPIRED_MESSAGE,
+    });
+
+    // Sign-in: the password, then the factors of this account, then a texted code.
+    const challenge = await passwordStep("phoebe@example.test");
+    const factors = await accounts.services.auth.handler(
+      new Request(`${PUBLIC_URL}/api/auth${SIGN_IN_FACTORS_PATH}`, { headers: { cookie: challenge } }),
+    );
+    expect(await factors.json()).toEqual({ authenticator: false, backupCodes: false, phone: "•••• 0123" });
+    expect((await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {})).status).toBe(200);
+    const signInText = await lastText(stored);
+    expect(signInText.body).toContain("sign-in code");
+    const verified = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
+      code: signInText.code,
+    });
+    expect(verified.status).toBe(200);
+    expect(verified.cookies.some((value) => /session_token=[^;]/.test(value))).toBe(true);
+    const signIns = await accounts.services.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("user_id", "=", user.id)
+      .where("action", "=", "auth.sign-in")
+      .execute();
+    expect(signIns.map((row) => (row.details as { method?: string }).method)).toEqual([
+      "/sign-in/email",
+      "/sign-in/email",
+      "/two-factor/verify-otp",
+    ]);
+
+    // The code used: refused at the next sign-in.
+    const next = await passwordStep("phoebe@example.test");
+    const reused = await callAuth(accounts.services, asChallenge(next), "/two-factor/verify-otp", {
+      code: signInText.code,
+    });
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe("OTP_HAS_EXPIRED");
+  });
+
+  it("refuses an expired code and the code before a newer one", async () => {
+    const { cookie } = await newAccount("percy@example.test");
+    const phone = await enrol(cookie, "+1 202 555 0143");
+
+    const challenge = await passwordStep("percy@example.test");
+    await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
+    const older = await lastText(phone);
+    await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
+    const newer = await lastText(phone);
+    const superseded = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
+      code: older.code === newer.code ? String((Number(older.code) + 1) % 1_000_000).padStart(6, "0") : older.code,
+    });
+    expect(superseded.status).toBe(401);
+    expect(superseded.body.code).toBe("INVALID_CODE");
+
+    // Five minutes later the code has expired (its stored expiry moved into the past).
+    const past = new Date(Date.now() - 1000);
+    await sql`update verification set ${sql.ref("expiresAt")} = ${dialect === "postgres" ? past : past.toISOString()} where identifier like ${"2fa-otp-%"}`.execute(
+      accounts.services.db,
+    );
+    const expired = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
+      code: newer.code,
+    });
+    expect(expired.status).toBe(400);
+    expect(expired.body.code).toBe("OTP_HAS_EXPIRED");
+  });
+
+  it("limits texts per number (3 in 15 minutes) and per account (6 an hour)", async () => {
+    const { cookie } = await newAccount("rita@example.test");
+    await startPhoneEnrolment(await visitorFor(cookie), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+33 6 12 34 56 78",
+    });
+    await sendPhoneCode(await visitorFor(cookie));
+    await sendPhoneCode(await visitorFor(cookie));
+    const perNumber = await refusal(sendPhoneCode(await visitorFor(cookie)));
+    expect(perNumber).toBeInstanceOf(RateLimited);
+    expect(perNumber.message).toBe("Too many codes were sent to this number. Try again in 15 minutes.");
+    expect(await textsTo("+33612345678")).toBe(3);
+
+    // Another number: three more, then the account's limit holds whatever the number.
+    await startPhoneEnrolment(await visitorFor(cookie), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+33 6 98 76 54 32",
+    });
+    await sendPhoneCode(await visitorFor(cookie));
+    await sendPhoneCode(await visitorFor(cookie));
+    const perAccount = await refusal(
+      startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "+33 6 00 00 00 01" }),
+    );
+    expect(perAccount.message).toBe("Too many codes were sent for this account. Try again in 60 minutes.");
+    expect(await textsTo("+33600000001")).toBe(0);
+  });
+
+  it("texts no code to an account without a confirmed number, and never turns the plugin's bare OTP on", async () => {
+    const { user, cookie } = await newAccount("tom@example.test");
+    const enableOtp = await callAuth(
+      accounts.services,
+      incomingRequest({ cookie, ip: freshIp() }),
+      "/two-factor/enable",
+      { password: STRONG_PASSWORD, method: "otp" },
+    );
+    expect(enableOtp.status).toBe(400);
+    expect(await userRow(user.id)).toEqual({ twoFactorEnabled: false });
+    const noNumber = await callAuth(
+      accounts.services,
+      incomingRequest({ cookie, ip: freshIp() }),
+      "/two-factor/send-otp",
+      {},
+    );
+    expect(noNumber.status).toBe(400);
+    expect(noNumber.body.code).toBe("NO_PHONE_FACTOR");
+  });
+
+  it("keeps two-factor on while one factor remains, and records removing the phone", async () => {
+    const { user, cookie } = await newAccount("quinn@example.test");
+    const phone = await enrol(cookie, "+49 151 23456789");
+    // Turning the authenticator app off (none was on) leaves two-factor on: the phone remains.
+    const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
+    // The session was rotated when the phone turned two-factor on.
+    expect(session).toBeNull();
+    const { cookie: fresh } = await signInWithPhone("quinn@example.test", phone);
+    const disabled = await callAuth(
+      accounts.services,
+      incomingRequest({ cookie: fresh, ip: freshIp() }),
+      "/two-factor/disable",
+      {
+        password: STRONG_PASSWORD,
+      },
+    );
+    expect(disabled.status).toBe(200);
+    expect(await userRow(user.id)).toEqual({ twoFactorEnabled: true });
+    const current = disabled.cookies.find((value) => /session_token=[^;]/.test(value))?.split(";")[0] as string;
+
+    expect((await refusal(removePhone(await visitorFor(current), "not the password"))).fields).toEqual({
+      password: WRONG_PASSWORD_MESSAGE,
+    });
+    await removePhone(await visitorFor(current), STRONG_PASSWORD);
+    expect(await userRow(user.id)).toEqual({ twoFactorEnabled: false });
+    expect(await audit(user.id)).toEqual(
+      expect.arrayContaining(["account.phone-factor-enabled", "account.phone-factor-removed"]),
+    );
+    const plain = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
+      email: "quinn@example.test",
+      password: STRONG_PASSWORD,
+    });
+    expect(plain.body.twoFactorRedirect).toBeUndefined();
+  });
+
+  async function signInWithPhone(email: string, phone: string) {
+    const challenge = await passwordStep(email);
+    await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
+    const result = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
+      code: (await lastText(phone)).code,
+    });
+    expect(result.status).toBe(200);
+    return { cookie: result.cookies.find((value) => /session_token=[^;]/.test(value))?.split(";")[0] as string };
+  }
+});
