@@ -7,7 +7,7 @@ export default defineConfig({
   // build module), so that the router context keys and the routes share one copy
   // of every module. See docs/decisions/001-react-router-framework-mode.md.
   environments: {
-    ssr: { build: { rollupOptions: { input: "./server/http/react-router-handler.ts" } } },
+    ssr: { build: { rollupOptions: { input: "./app/request-handler.server.ts" } } },
   },
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],

@@ -9,10 +9,11 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import type { AppServices } from "../server/services.ts";
 import { NonceProvider } from "./components/nonce";
 import { RequestThemeProvider } from "./components/theme/page-theme";
 import { themeFromCookieHeader } from "./components/theme/theme";
-import { type AppServices, requestContext, servicesContext } from "./context";
+import { requestContext, servicesContext } from "./context";
 
 export const streamTimeout = 5_000;
 

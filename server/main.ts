@@ -4,7 +4,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toNodeHandler } from "better-auth/node";
 import type { RequestHandler } from "express";
-import type { AppServices } from "../app/context.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
 import { serveCachedPagesFirst } from "./http/cached-pages.ts";
@@ -12,7 +11,7 @@ import { createPageCache } from "./http/page-cache/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMediaStorage } from "./media/storage/index.ts";
 import { isLocalStorage } from "./media/storage/local.ts";
-import { startServices } from "./services.ts";
+import { type AppServices, startServices } from "./services.ts";
 
 /**
  * The process entry: `node server/main.ts` serves the production build;
@@ -113,7 +112,7 @@ async function developmentRendering(services: AppServices) {
   const devServer = await vite.createServer({ root: ROOT, server: { middlewareMode: true }, appType: "custom" });
   const renderApp: RequestHandler = async (req, res, next) => {
     try {
-      const module = (await devServer.ssrLoadModule("./server/http/react-router-handler.ts")) as {
+      const module = (await devServer.ssrLoadModule("./app/request-handler.server.ts")) as {
         createReactRouterHandler: HandlerFactory;
       };
       await module.createReactRouterHandler(services)(req, res, next);

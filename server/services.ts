@@ -1,18 +1,39 @@
-import type { AppServices } from "../app/context.ts";
+import type { Kysely } from "kysely";
 import { createPageViewCounter, type PageViewCounter } from "./analytics/page-views.ts";
-import { createAuth } from "./auth/auth.ts";
+import { type BastionAuth, createAuth } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
 import { ensureOwnerAccount } from "./auth/owner-setup.ts";
 import { type Config, resolveAuthSecret } from "./config.ts";
-import { createPublishedContent } from "./content/published.ts";
+import { createPublishedContent, type LivePublishedContent } from "./content/published.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
+import type { Database } from "./db/schema.ts";
 import { prepareDatabase } from "./db/setup.ts";
 import type { Logger } from "./logger.ts";
-import { startMailWorker } from "./mail/worker.ts";
+import { type MailWorker, startMailWorker } from "./mail/worker.ts";
 import { recordHardBounce } from "./newsletter/bounces.ts";
 import { startNotificationScheduler } from "./newsletter/notifications.ts";
 import { refuseSuppressed } from "./newsletter/suppression.ts";
 import { startSmsWorker } from "./sms/worker.ts";
+
+/**
+ * Long-lived services created once at start-up (startServices below), handed to the
+ * routes through the router context (app/context.ts).
+ */
+export interface AppServices {
+  auth: BastionAuth;
+  config: Config;
+  db: Kysely<Database>;
+  logger: Logger;
+  /** The server's signing secret (AUTH_SECRET or the generated one): keys HMACs such as unsubscribe tokens. */
+  secret: string;
+  /** Call wake() after committing a change that enqueued email, so it leaves within a second. */
+  mail: Pick<MailWorker, "wake">;
+  /**
+   * Published content for the public pages (a PublishedContent, server/content/types.ts),
+   * from the in-process cache. Content services take `content.invalidate` as onChange.
+   */
+  content: LivePublishedContent;
+}
 
 /**
  * Everything long-lived the server needs, created once at start-up in dependency

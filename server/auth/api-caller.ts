@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
 import { ApiTokenError, apiTokenErrorResponse, authenticateApiRequest } from "./api-tokens.ts";
 import type { BastionAuth } from "./auth.ts";
 import { requireApiRole } from "./guards.ts";
@@ -13,7 +14,7 @@ import type { Role } from "./roles.ts";
  * token that does not verify), 403 without the role; thrown as Responses.
  */
 export async function requireApiCaller(
-  services: { auth: BastionAuth; db: Kysely<Database>; config: Pick<Config, "publicOrigin"> },
+  services: { auth: BastionAuth; db: Kysely<Database>; config: Pick<Config, "publicOrigin">; logger: Logger },
   request: Request,
   role: Role,
 ): Promise<{ userId: string }> {

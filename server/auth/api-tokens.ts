@@ -3,6 +3,7 @@ import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVeri
 import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
 import type { BastionAuth } from "./auth.ts";
 import { getUserRoles, type Role } from "./roles.ts";
 
@@ -157,14 +158,14 @@ function toApiTokenError(error: unknown): ApiTokenError {
  * the database (a deleted account's tokens stop working at once, roles are current).
  */
 export async function authenticateApiRequest(
-  services: { auth: BastionAuth; config: Pick<Config, "publicOrigin">; db: Kysely<Database> },
+  services: { auth: BastionAuth; config: Pick<Config, "publicOrigin">; db: Kysely<Database>; logger: Logger },
   request: Request,
 ): Promise<ApiTokenUser> {
   const payload = await verifyApiToken(services, bearerToken(request));
   const context = await services.auth.$context;
   const user = await context.internalAdapter.findUserById(payload.sub);
   if (!user) throw new ApiTokenError("The token's account no longer exists.");
-  const roles = await getUserRoles(services.db, user.id);
+  const roles = await getUserRoles(services, user.id);
   return {
     id: user.id,
     email: user.email,

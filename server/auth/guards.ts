@@ -1,12 +1,14 @@
 import type { Kysely } from "kysely";
-import { data, redirect } from "react-router";
 import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
 import type { BastionAuth } from "./auth.ts";
 import { getUserRoles, type Role, type UserRoles } from "./roles.ts";
 
 /**
- * The one guard of the admin area: every admin loader, action and API
- * route goes through requireUser / requireRole. The UI only reflects the result.
+ * The one guard of the admin area: every admin loader, action and API route goes
+ * through checkAccess (pages, through the app's requireRole, which turns its outcome
+ * into a redirect or a 403) or requireApiRole (JSON routes). The UI only reflects the
+ * result.
  */
 
 export interface Viewer {
@@ -18,9 +20,17 @@ export interface Viewer {
 export interface GuardServices {
   auth: BastionAuth;
   db: Kysely<Database>;
+  logger: Logger;
 }
 
 export type AccessDeniedReason = "no-role" | "admin-required";
+
+/** What the guard decided for a page request. */
+export type Access =
+  | { outcome: "allowed"; viewer: Viewer }
+  /** No session: sign in at `signInPath`, which brings the visitor back here. */
+  | { outcome: "signed-out"; signInPath: string }
+  | { outcome: "denied"; reason: AccessDeniedReason; viewer: Viewer };
 
 /** The signed-in user of this request with their roles, or null. */
 export async function getViewer(services: GuardServices, request: Request): Promise<Viewer | null> {
@@ -35,7 +45,7 @@ export async function getViewer(services: GuardServices, request: Request): Prom
       twoFactorEnabled: Boolean((user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled),
     },
     session: { id: session.id, expiresAt: new Date(session.expiresAt).toISOString() },
-    roles: await getUserRoles(services.db, user.id),
+    roles: await getUserRoles(services, user.id),
   };
 }
 
@@ -45,29 +55,27 @@ function returnPath(request: Request): string {
   return `${url.pathname.replace(/\.data$/, "")}${url.search}`;
 }
 
-/** The viewer, or a redirect to /auth that brings them back here after signing in. */
-export async function requireUser(services: GuardServices, request: Request): Promise<Viewer> {
+/** Why roles do not allow what `role` needs (admins hold editor too), or null when they do. */
+function deniedReason(roles: UserRoles, role: Role): AccessDeniedReason | null {
+  if (!roles.isEditor) return "no-role";
+  if (role === "admin" && !roles.isAdmin) return "admin-required";
+  return null;
+}
+
+/** Whether this request's viewer may use a page that needs `role`. */
+export async function checkAccess(services: GuardServices, request: Request, role: Role): Promise<Access> {
   const viewer = await getViewer(services, request);
-  if (!viewer) throw redirect(`/auth?${new URLSearchParams({ redirectTo: returnPath(request) })}`);
-  return viewer;
-}
-
-/** The viewer when they hold the role (admins hold editor too); otherwise 403 "Access Denied". */
-export async function requireRole(services: GuardServices, request: Request, role: Role): Promise<Viewer> {
-  const viewer = await requireUser(services, request);
-  if (!viewer.roles.isEditor) throw data({ reason: "no-role" satisfies AccessDeniedReason }, { status: 403 });
-  if (role === "admin" && !viewer.roles.isAdmin) {
-    throw data({ reason: "admin-required" satisfies AccessDeniedReason }, { status: 403 });
+  if (!viewer) {
+    return { outcome: "signed-out", signInPath: `/auth?${new URLSearchParams({ redirectTo: returnPath(request) })}` };
   }
-  return viewer;
+  const reason = deniedReason(viewer.roles, role);
+  return reason ? { outcome: "denied", reason, viewer } : { outcome: "allowed", viewer };
 }
 
-/** For JSON API routes: 401 without a session, 403 without the role, never a redirect. */
+/** For JSON API routes: 401 without a session, 403 without the role (thrown as Responses), never a redirect. */
 export async function requireApiRole(services: GuardServices, request: Request, role: Role): Promise<Viewer> {
   const viewer = await getViewer(services, request);
   if (!viewer) throw Response.json({ error: "Authentication required" }, { status: 401 });
-  if (!viewer.roles.isEditor || (role === "admin" && !viewer.roles.isAdmin)) {
-    throw Response.json({ error: "Forbidden" }, { status: 403 });
-  }
+  if (deniedReason(viewer.roles, role)) throw Response.json({ error: "Forbidden" }, { status: 403 });
   return viewer;
 }

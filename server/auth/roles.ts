@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, ROLES } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
 
 /** The user_roles table (the spec). The only writer of that table. */
 
@@ -13,13 +14,20 @@ export interface UserRoles {
 
 const NO_ROLES: UserRoles = { isAdmin: false, isEditor: false };
 
-/** The user's roles; a failed lookup counts as no role at all (the spec). */
-export async function getUserRoles(db: Kysely<Database>, userId: string): Promise<UserRoles> {
+/**
+ * The user's roles. A failed lookup counts as no role at all (the spec: access is
+ * denied), and is logged, since an outage would otherwise look like a missing role.
+ */
+export async function getUserRoles(
+  services: { db: Kysely<Database>; logger: Pick<Logger, "error"> },
+  userId: string,
+): Promise<UserRoles> {
   try {
-    const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).execute();
+    const rows = await services.db.selectFrom("user_roles").select("role").where("user_id", "=", userId).execute();
     const roles = new Set(rows.map((row) => row.role));
     return { isAdmin: roles.has("admin"), isEditor: roles.has("admin") || roles.has("editor") };
-  } catch {
+  } catch (error) {
+    services.logger.error({ err: error, userId }, "Role lookup failed: access denied");
     return NO_ROLES;
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AppServices } from "../../app/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
+import type { AppServices } from "../services.ts";
 import { recordBounce } from "./bounces.ts";
 import { hitLimit } from "./request-limits.ts";
 import {

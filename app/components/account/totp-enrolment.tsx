@@ -3,7 +3,6 @@ import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import type { TotpEnrolment } from "../../../server/auth/account-changes.ts";
-import { ConfirmPasswordField } from "./confirm-password-field";
 import { totpCodeSchema, totpEnableSchema } from "./schemas";
 import { detailsOf } from "./shared";
 
@@ -40,7 +39,14 @@ export function StartEnrolment({
           code.
         </p>
       )}
-      <ConfirmPasswordField email={email} meta={fields.password} className="max-w-sm" />
+      <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
+      <InputField
+        type="password"
+        meta={fields.password}
+        label="Confirm your password"
+        autoComplete="current-password"
+        className="max-w-sm"
+      />
       <div>
         <SubmitButton busy={busy} pendingLabel="Starting…">
           Set up two-factor authentication

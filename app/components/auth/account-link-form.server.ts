@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
-import type { AppServices } from "~/context";
 import { ACCEPT_INVITATION_PATH, OWNER_SETUP_PATH } from "../../../server/auth/account-endpoints.ts";
 import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
 import { INVALID_LINK_MESSAGE } from "../../../server/auth/invitations.ts";
 import { passwordProblem } from "../../../server/auth/password-policy.ts";
+import type { AppServices } from "../../../server/services.ts";
 import { type FormResult, formPassword, formText } from "./form-result";
 import { signInPath } from "./notices";
 import { newPasswordProblems } from "./password-fields";

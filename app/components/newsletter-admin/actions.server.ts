@@ -1,11 +1,11 @@
 import { data } from "react-router";
-import type { AppServices } from "~/context";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { Conflict } from "../../../server/errors.ts";
 import { retryEmail } from "../../../server/mail/outbox.ts";
 import { deleteSubscriber, resendConfirmation } from "../../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../../server/newsletter/suppression.ts";
 import { addSuppressionSchema, recordSchema } from "./schemas";
+import type { AppServices } from "../../../server/services.ts";
 
 /**
  * The actions of /admin/newsletter (the caller has checked the admin role). Their

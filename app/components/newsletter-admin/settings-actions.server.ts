@@ -1,10 +1,10 @@
-import type { AppServices } from "~/context";
 import { formIntent } from "~/lib/form-action.server";
 import type { Viewer } from "../../../server/auth/guards.ts";
 import { Forbidden } from "../../../server/errors.ts";
 import { updateNewsletterSettings } from "../../../server/newsletter/settings.ts";
 import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE } from "../../../server/newsletter/test-email.ts";
 import { testEmailSchema } from "../../../server/newsletter/test-email-input.ts";
+import type { AppServices } from "../../../server/services.ts";
 import { newsletterSettingsSchema } from "./schemas";
 
 /**

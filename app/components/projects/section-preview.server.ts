@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { prepareSectionPreview } from "~/components/reader/load-chapter.server";
-import type { ReaderSection } from "~/components/reader/types";
+import { prepareSectionPreview, type ReaderSection } from "../../../server/content/reader.ts";
 import type { MediaLibrary } from "../../../server/media/library.ts";
 import { PROJECTS_INTENTS, sectionPreviewSchema } from "./schemas";
 

@@ -1,7 +1,7 @@
 import { Hash, Lightbulb } from "lucide-react";
+import type { ReaderSection } from "../../../server/content/reader.ts";
 import { CodeBlock } from "./code-block";
 import { ImageFigure } from "./image-figure";
-import type { ReaderSection } from "./types";
 
 /** One section of a chapter; all text is rendered by React (escaped), code by Shiki. */
 export function ChapterSectionView({ section }: { section: ReaderSection }) {

@@ -1,5 +1,5 @@
 import { X } from "lucide-react";
-import type { ReaderSection } from "./types";
+import type { ReaderSection } from "../../../server/content/reader.ts";
 
 type ImageSection = Extract<ReaderSection, { type: "image" }>;
 

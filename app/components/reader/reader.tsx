@@ -1,9 +1,9 @@
 import { BookOpen, Hourglass } from "lucide-react";
 import { useNavigation } from "react-router";
+import type { ReaderData } from "../../../server/content/reader.ts";
 import { ChapterPager } from "./chapter-pager";
 import { ChapterSectionView } from "./chapter-section";
 import { ChapterSidebar } from "./chapter-sidebar";
-import type { ReaderData } from "./types";
 
 /** The chapter reader: sidebar, the chapter's title and sections, Previous / Next. */
 export function Reader({ data }: { data: ReaderData }) {

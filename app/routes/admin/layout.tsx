@@ -1,12 +1,12 @@
-import { data, Outlet } from "react-router";
+import { Outlet } from "react-router";
 import { accessDeniedReason } from "~/components/admin/access-denied-reason";
 import AdminErrorPage from "~/components/admin/admin-error-page";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { servicesContext, viewerContext } from "~/context";
+import { clientViewer, requireRole } from "~/lib/guards.server";
 import { errorPageMeta, pageTitle } from "~/lib/meta";
 import { AuthProvider, type AuthViewer } from "~/lib/use-auth";
 import { requiredRoleForPath } from "../../../server/auth/access.ts";
-import { getViewer, requireRole, type Viewer } from "../../../server/auth/guards.ts";
 import type { Role } from "../../../server/auth/roles.ts";
 import type { Route } from "./+types/layout";
 
@@ -29,50 +29,13 @@ export const middleware: Route.MiddlewareFunction[] = [
       requiredRoleForPath(`/${pattern.replace(/^\/+/, "")}`),
       requiredRoleForPath(canonicalPath(new URL(request.url).pathname)),
     );
-    let viewer: Viewer;
-    try {
-      viewer = await requireRole(services, request, role);
-    } catch (error) {
-      throw await withDeniedViewer(error, () => getViewer(services, request));
-    }
-    context.set(viewerContext, viewer);
+    context.set(viewerContext, await requireRole(services, request, role));
     return next();
   },
 ];
 
-/** The viewer as the browser may see it: no session id, no factors. */
-function clientViewer(viewer: Viewer): AuthViewer {
-  const { user, roles } = viewer;
-  return {
-    user: { id: user.id, name: user.name, email: user.email },
-    roles: { isAdmin: roles.isAdmin, isEditor: roles.isEditor },
-  };
-}
-
 export async function loader({ context }: Route.LoaderArgs): Promise<AuthViewer> {
   return clientViewer(context.get(viewerContext));
-}
-
-/** The payload of the guard's 403 for an editor on an admin-only page. */
-interface AdminRequiredPayload {
-  reason: "admin-required";
-  /** So the Access Denied page keeps the editor's sidebar and account menu. */
-  viewer: AuthViewer;
-}
-
-/**
- * The guard's 403 for an editor on an admin-only page carries the editor's own name and
- * roles, so the page can keep the admin shell (the layout's loader did not run). Any
- * other error passes through unchanged.
- */
-async function withDeniedViewer(error: unknown, lookUpViewer: () => Promise<Viewer | null>): Promise<unknown> {
-  const denied = error as { init?: { status?: number } | null; data?: { reason?: string } } | null;
-  if (denied?.init?.status !== 403 || denied.data?.reason !== "admin-required") return error;
-  const viewer = await lookUpViewer().catch(() => null);
-  if (!viewer) return error;
-  return data({ reason: "admin-required", viewer: clientViewer(viewer) } satisfies AdminRequiredPayload, {
-    status: 403,
-  });
 }
 
 /** The path decoded and lower-cased, as the route table spells its admin paths. */

@@ -6,8 +6,8 @@ import { MEDIA_INTENTS } from "~/components/media/schemas";
 import { PageHeader } from "~/components/ui/page-header";
 import { servicesContext } from "~/context";
 import { runFormAction } from "~/lib/form-action.server";
+import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
-import { requireRole } from "../../../server/auth/guards.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
 import type { Route } from "./+types/media";
 

@@ -10,8 +10,8 @@ import { SuppressionsTab } from "~/components/newsletter-admin/suppressions-tab"
 import { PageTitle } from "~/components/site/page-title";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { servicesContext } from "~/context";
+import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
-import { requireRole } from "../../../server/auth/guards.ts";
 import { SUBSCRIBER_STATUSES } from "../../../server/db/schema.ts";
 import { countEmailsByStatus, listRecentEmails } from "../../../server/mail/outbox.ts";
 import {

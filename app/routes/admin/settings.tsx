@@ -5,8 +5,8 @@ import { PageHeader } from "~/components/ui/page-header";
 import { servicesContext } from "~/context";
 import { contentStoreFor } from "~/lib/content-store.server";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
+import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
-import { requireRole } from "../../../server/auth/guards.ts";
 import { getSiteSettingsForEditor, updateSiteSettings } from "../../../server/content/site-settings.ts";
 import type { Route } from "./+types/settings";
 

@@ -1,11 +1,12 @@
 import { Award, Briefcase, ExternalLink, FileText, Milestone, Target } from "lucide-react";
 import { CERTIFICATION_STATUS_BADGES, TIMELINE_CATEGORY_LABELS } from "~/components/about-admin/labels";
 import { isWebUrl } from "~/components/public/external";
-import { publicPageMeta, summarize } from "~/components/public/page-meta";
+import { publicPageMeta } from "~/components/public/page-meta";
 import { STAGGER_CLASS, staggerStyle } from "~/components/public/stagger";
 import { Badge } from "~/components/ui/badge";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
+import { summarize } from "../../../server/content/summary.ts";
 import type { Route } from "./+types/about";
 
 /** The experience section is fixed text (spec): the current role and the internship before it. */

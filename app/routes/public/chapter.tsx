@@ -1,31 +1,42 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { publicPageMeta } from "~/components/public/page-meta";
 import { DraftPreviewNotice } from "~/components/reader/draft-preview-notice";
-import { loadReader } from "~/components/reader/load-chapter.server";
-import { CHAPTER_PREVIEW_HEADERS, loadDraftPreview } from "~/components/reader/load-chapter-preview.server";
 import { Reader } from "~/components/reader/reader";
 import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { getViewer } from "../../../server/auth/guards.ts";
+import { readChapterPreview } from "../../../server/content/draft-preview.ts";
+import { prepareChapterPreview, readReader } from "../../../server/content/reader.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
 import type { Route } from "./+types/chapter";
 
+/** A preview is the editor's own view of unpublished work: never stored by a browser, a proxy or a CDN, never indexed. */
+const CHAPTER_PREVIEW_HEADERS = {
+  "Cache-Control": "private, no-store",
+  "X-Robots-Tag": "noindex",
+} as const;
+
 /**
  * /projects/:slug: a published chapter; a former slug redirects (301); drafts and
- * unknown slugs are 404. /projects/:slug?preview: for editors, the chapter whatever
- * its state, with a notice (load-chapter-preview.server.ts).
+ * unknown slugs are 404. /projects/:slug?preview: for editors and admins, the chapter
+ * as visitors will see it, published or not, with a notice; anyone else gets the 404
+ * of any unpublished chapter, so a draft's existence is not disclosed.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
+  const media = mediaLibraryOf(services);
+  const origin = services.config.publicOrigin;
   if (new URL(request.url).searchParams.has("preview")) {
-    return data(await loadDraftPreview(services, request, params.slug), { headers: CHAPTER_PREVIEW_HEADERS });
+    const viewer = await getViewer(services, request);
+    const preview = viewer?.roles.isEditor ? await readChapterPreview(services.db, params.slug) : null;
+    if (!preview) throw data(null, { status: 404 });
+    const reader = await prepareChapterPreview(preview, media, origin);
+    return data({ ...reader, preview: { published: preview.published } }, { headers: CHAPTER_PREVIEW_HEADERS });
   }
-  const reader = await loadReader(
-    services.content,
-    mediaLibraryOf(services),
-    services.config.publicOrigin,
-    params.slug,
-  );
-  return { ...reader, preview: null };
+  const lookup = await readReader(services.content, media, origin, params.slug);
+  if (lookup.kind === "redirect") throw redirect(`/projects/${encodeURIComponent(lookup.slug)}`, 301);
+  if (lookup.kind === "missing") throw data(null, { status: 404 });
+  return { ...lookup.reader, preview: null };
 }
 
 // The preview's own headers; a published chapter's are left to the page cache.

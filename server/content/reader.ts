@@ -1,11 +1,67 @@
-import { data, redirect } from "react-router";
-import type { ChapterPreview } from "../../../server/content/draft-preview.ts";
-import { highlightCode } from "../../../server/content/highlight.ts";
-import type { ChapterPage, ChapterSection, PublishedContent } from "../../../server/content/types.ts";
-import type { MediaLibrary } from "../../../server/media/library.ts";
-import type { LibraryImage } from "../../../server/media/reader-images.ts";
-import { summarize } from "../public/page-meta";
-import type { ReaderChapter, ReaderData, ReaderSection } from "./types";
+import type { MediaLibrary } from "../media/library.ts";
+import type { LibraryImage, ResponsiveSource } from "../media/reader-images.ts";
+import type { ChapterPreview } from "./draft-preview.ts";
+import { highlightCode } from "./highlight.ts";
+import { summarize } from "./summary.ts";
+import type { ChapterPage, ChapterSection, ChapterSummary, PublishedContent } from "./types.ts";
+
+/**
+ * Chapters as the reader shows them (app/components/reader/): sections turned into
+ * paragraphs, list items, anchored headings, highlighted code (Shiki runs on the
+ * server only) and images with their library's sizes, for the published pages, an
+ * editor's draft preview and the section editor's live preview alike.
+ */
+
+/** A chapter section as the reader renders it, prepared on the server. */
+export type ReaderSection =
+  | { id: string; type: "heading"; text: string; anchor: string }
+  | { id: string; type: "text"; paragraphs: string[] }
+  | { id: string; type: "tip"; paragraphs: string[] }
+  | { id: string; type: "list"; items: string[] }
+  | {
+      id: string;
+      type: "code";
+      code: string;
+      language: string | null;
+      caption: string | null;
+      /** Shiki's HTML; null for an unknown language (shown as plain text). */
+      html: string | null;
+    }
+  | {
+      id: string;
+      type: "image";
+      src: string;
+      caption: string | null;
+      /** The section's alt text, else the image's, else the caption. */
+      alt: string;
+      /** Dimensions and srcsets when the image is in our media library. */
+      responsive: ResponsiveSource | null;
+      /** The chapter's first image near the top loads at once; the others lazily. */
+      eager: boolean;
+    };
+
+export interface ReaderChapter {
+  chapter: ChapterSummary;
+  sections: ReaderSection[];
+  previous: ChapterSummary | null;
+  next: ChapterSummary | null;
+  description: string;
+}
+
+export interface ReaderData {
+  chapters: ChapterSummary[];
+  /** Null when no chapter is published: the Coming Soon page. */
+  current: ReaderChapter | null;
+  origin: string;
+  /** The canonical path of the page. */
+  path: string;
+}
+
+/** The reader's page for a path, or where a former slug now lives, or nothing (a 404). */
+export type ReaderLookup =
+  | { kind: "reader"; reader: ReaderData }
+  | { kind: "redirect"; slug: string }
+  | { kind: "missing" };
 
 /** Sections before this one are near the top: their first image loads at once, later ones lazily. */
 const EAGER_IMAGE_BEFORE_SECTION = 3;
@@ -13,33 +69,35 @@ const EAGER_IMAGE_BEFORE_SECTION = 3;
 type ImageLookup = Pick<MediaLibrary, "describeImages">;
 
 /**
- * The reader's loaders: /projects shows the first published chapter (or Coming Soon),
- * /projects/:slug its chapter; a former slug redirects (301), anything else is a 404.
+ * /projects shows the first published chapter (or Coming Soon), /projects/:slug its
+ * chapter; a former slug is a redirect to the current one, anything else missing.
  */
-export async function loadReader(
+export async function readReader(
   content: PublishedContent,
   media: ImageLookup,
   origin: string,
   slug: string | undefined,
-): Promise<ReaderData> {
+): Promise<ReaderLookup> {
   const chapters = await content.chapters();
   const target = slug ?? chapters[0]?.slug;
-  if (target === undefined) return { chapters, current: null, origin, path: "/projects" };
+  if (target === undefined) return { kind: "reader", reader: { chapters, current: null, origin, path: "/projects" } };
 
   const lookup = await content.chapter(target);
-  if (lookup.kind === "redirect") throw redirect(`/projects/${encodeURIComponent(lookup.slug)}`, 301);
-  if (lookup.kind === "missing") throw data(null, { status: 404 });
+  if (lookup.kind !== "chapter") return lookup;
   return {
-    chapters,
-    current: await prepareChapter(lookup.page, media),
-    origin,
-    path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
+    kind: "reader",
+    reader: {
+      chapters,
+      current: await prepareChapter(lookup.page, media),
+      origin,
+      path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
+    },
   };
 }
 
 /**
- * An editor's preview of a chapter, published or not (server/content/draft-preview.ts),
- * prepared exactly as the reader prepares a published one.
+ * An editor's preview of a chapter, published or not (draft-preview.ts), prepared
+ * exactly as the reader prepares a published one.
  */
 export async function prepareChapterPreview(
   preview: ChapterPreview,
@@ -136,7 +194,7 @@ async function prepareSection(
 }
 
 /** Paragraphs are separated by blank lines; single line breaks stay inside a paragraph. */
-export function paragraphs(text: string): string[] {
+function paragraphs(text: string): string[] {
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n[ \t]*\n/)
@@ -145,7 +203,7 @@ export function paragraphs(text: string): string[] {
 }
 
 /** One item per non-empty line; a leading bullet ("-", "*", "•") is dropped. */
-export function listItems(text: string): string[] {
+function listItems(text: string): string[] {
   return text
     .replace(/\r\n?/g, "\n")
     .split("\n")

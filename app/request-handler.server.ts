@@ -1,12 +1,14 @@
 import { createRequestHandler } from "@react-router/express";
 import type { RequestHandler } from "express";
 import { RouterContextProvider } from "react-router";
-import { type AppServices, requestContext, servicesContext } from "../../app/context.ts";
+import type { AppServices } from "../server/services.ts";
+import { requestContext, servicesContext } from "./context.ts";
 
 /**
  * The entry of the server bundle (vite.config.ts). It is built together with the
  * routes so the router context keys exist once: the services created by
- * server/main.ts are handed to the routes through them.
+ * server/main.ts are handed to the routes through them. It lives in app/ because it
+ * sets the app's context keys; server/main.ts loads it by path, never by an import.
  */
 export function createReactRouterHandler(services: AppServices): RequestHandler {
   return createRequestHandler({
