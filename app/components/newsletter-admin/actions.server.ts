@@ -4,8 +4,8 @@ import { Conflict } from "../../../server/errors.ts";
 import { retryEmail } from "../../../server/mail/outbox.ts";
 import { deleteSubscriber, resendConfirmation } from "../../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../../server/newsletter/suppression.ts";
-import { addSuppressionSchema, recordSchema } from "./schemas";
 import type { AppServices } from "../../../server/services.ts";
+import { addSuppressionSchema, recordSchema } from "./schemas";
 
 /**
  * The actions of /admin/newsletter (the caller has checked the admin role). Their
