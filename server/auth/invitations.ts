@@ -29,7 +29,7 @@ import {
 export type InvitationKind = (typeof INVITATION_KINDS)[number];
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-export const OWNER_SETUP_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const OWNER_SETUP_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export { INVALID_LINK_MESSAGE };
 
@@ -67,7 +67,7 @@ export function invitationUrl(config: Pick<Config, "publicOrigin">, token: strin
   return `${config.publicOrigin}/auth/invite?${new URLSearchParams({ token })}`;
 }
 
-export function ownerSetupUrl(config: Pick<Config, "publicOrigin">, token: string): string {
+function ownerSetupUrl(config: Pick<Config, "publicOrigin">, token: string): string {
   return `${config.publicOrigin}/auth/setup?${new URLSearchParams({ token })}`;
 }
 

@@ -80,12 +80,3 @@ export async function countOtherAdmins(db: Kysely<Database>, userId: string): Pr
     .executeTakeFirstOrThrow();
   return Number(row.admins);
 }
-
-export async function countAdmins(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom("user_roles")
-    .select((eb) => eb.fn.countAll<number>().as("admins"))
-    .where("role", "=", "admin")
-    .executeTakeFirstOrThrow();
-  return row.admins;
-}

@@ -45,7 +45,7 @@ export interface UserSummary {
   createdAt: string;
 }
 
-export const MAX_NAME_LENGTH = 100;
+const MAX_NAME_LENGTH = 100;
 
 export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists.";
 export const LAST_ADMIN_MESSAGE = "This is the only administrator: make another user an administrator first.";

@@ -10,7 +10,7 @@ import type { Database, NewsletterSubscribersTable, SUBSCRIBER_STATUSES } from "
  */
 
 export const SUBSCRIBERS_PAGE_SIZE = 50;
-export const SUPPRESSIONS_PAGE_SIZE = 50;
+const SUPPRESSIONS_PAGE_SIZE = 50;
 
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 
@@ -55,7 +55,7 @@ export async function getNewsletterStats(db: Kysely<Database>, now: Date = new D
   };
 }
 
-export const ACTIVE_CHART_DAYS = 30;
+const ACTIVE_CHART_DAYS = 30;
 
 /**
  * Active subscribers at the end of each of the last 30 UTC days (oldest first, today
@@ -202,7 +202,7 @@ export async function listSuppressions(
 // ---------------------------------------------------------------------------
 // CSV export
 
-export const CSV_COLUMNS = ["email", "status", "subscribed_at", "confirmed_at", "unsubscribed_at"] as const;
+const CSV_COLUMNS = ["email", "status", "subscribed_at", "confirmed_at", "unsubscribed_at"] as const;
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, with

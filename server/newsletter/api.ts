@@ -19,12 +19,11 @@ import { bounceWebhookSecret, safeEqual } from "./tokens.ts";
 
 export type NewsletterServices = Pick<AppServices, "db" | "config" | "secret" | "mail" | "logger">;
 
-export const SUBSCRIBE_SUCCESS_MESSAGE = "Please check your email to confirm your subscription";
-export const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
-export const SUBSCRIBE_FAILURE_MESSAGE = "Failed to subscribe. Please try again.";
+const SUBSCRIBE_SUCCESS_MESSAGE = "Please check your email to confirm your subscription";
+const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
 export const BOUNCE_SECRET_HEADER = "x-bastion-webhook-secret";
 
-export const SUBSCRIBE_LIMITS = {
+const SUBSCRIBE_LIMITS = {
   perIp: { limit: 10, windowMs: 15 * 60 * 1000 },
   perAddress: { limit: 5, windowMs: 60 * 60 * 1000 },
 };
@@ -74,7 +73,7 @@ const subscribeBody = z.object({
 });
 
 /** The subscribe logic shared by the form and the API. */
-export async function subscribeRequest(
+async function subscribeRequest(
   services: NewsletterServices,
   fields: Record<string, unknown>,
   source: ConsentSource,

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { BOUNCE_TYPES, type Database } from "../db/schema.ts";
+import type { BOUNCE_TYPES, Database } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { markBounced } from "./subscribers.ts";
 import { addSuppression, normalizeEmail } from "./suppression.ts";
@@ -10,10 +10,9 @@ import { addSuppression, normalizeEmail } from "./suppression.ts";
  */
 
 export type BounceType = (typeof BOUNCE_TYPES)[number];
-export { BOUNCE_TYPES };
 
-export const SOFT_BOUNCE_LIMIT = 3;
-export const SOFT_BOUNCE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+const SOFT_BOUNCE_LIMIT = 3;
+const SOFT_BOUNCE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface BounceReport {
   email: string;

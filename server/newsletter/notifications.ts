@@ -24,7 +24,7 @@ export type NotificationItemType = (typeof NOTIFICATION_ITEM_TYPES)[number];
 export type NotificationRow = Selectable<NotificationsTable>;
 
 /** What the subject calls each kind of item. */
-export const NOTIFICATION_POST_TYPES: Readonly<Record<NotificationItemType, string>> = {
+const NOTIFICATION_POST_TYPES: Readonly<Record<NotificationItemType, string>> = {
   chapter: "chapter",
   tip: "tip",
   resource: "resource",
@@ -41,7 +41,7 @@ export interface NotifiableItem {
 }
 
 /** newsletter_settings.auto_send_enabled, its default when the key is missing. */
-export async function autoSendEnabled(db: Kysely<Database>): Promise<boolean> {
+async function autoSendEnabled(db: Kysely<Database>): Promise<boolean> {
   const row = await db
     .selectFrom("newsletter_settings")
     .select("setting_value")

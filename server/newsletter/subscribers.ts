@@ -21,7 +21,7 @@ import {
  * active → nothing; suppressed → nothing, no email.
  */
 
-export const CONFIRMATION_RESEND_INTERVAL_MS = 5 * 60 * 1000;
+const CONFIRMATION_RESEND_INTERVAL_MS = 5 * 60 * 1000;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 export interface SubscribeInput {
@@ -126,7 +126,7 @@ export async function resendConfirmation(
   });
 }
 
-export const CONFIRM_INVALID_MESSAGE = "This confirmation link is invalid or has expired. Please subscribe again.";
+const CONFIRM_INVALID_MESSAGE = "This confirmation link is invalid or has expired. Please subscribe again.";
 
 export type ConfirmResult = { success: true; alreadyConfirmed: boolean } | { success: false; error: string };
 
@@ -167,7 +167,7 @@ export async function confirmSubscription(
   });
 }
 
-export const UNSUBSCRIBE_INVALID_MESSAGE = "This unsubscribe link is invalid.";
+const UNSUBSCRIBE_INVALID_MESSAGE = "This unsubscribe link is invalid.";
 export const UNSUBSCRIBED_MESSAGE = "You have been unsubscribed.";
 
 export type UnsubscribeResult = { success: true } | { success: false; error: string };

@@ -12,7 +12,7 @@ export async function isSuppressed(db: Kysely<Database>, email: string): Promise
 }
 
 /** Which of these addresses are suppressed, normalized (one query for a batch of emails). */
-export async function suppressedAmong(db: Kysely<Database>, emails: readonly string[]): Promise<Set<string>> {
+async function suppressedAmong(db: Kysely<Database>, emails: readonly string[]): Promise<Set<string>> {
   const normalized = [...new Set(emails.map(normalizeEmail))];
   if (normalized.length === 0) return new Set();
   const rows = await db
@@ -46,7 +46,7 @@ export async function removeSuppression(db: Kysely<Database>, id: string): Promi
   if (Number(result.numDeletedRows) === 0) throw new NotFound("This address is no longer on the suppression list.");
 }
 
-export const SUPPRESSED_REASON = "Not sent: the address is on the suppression list";
+const SUPPRESSED_REASON = "Not sent: the address is on the suppression list";
 
 /** The mail worker's send-time check (refuseRecipients): the emails whose address is suppressed. */
 export async function refuseSuppressed(

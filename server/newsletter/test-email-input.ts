@@ -31,5 +31,3 @@ export const testEmailSchema = z.object({
   post_url: optionalText(2000, "The post URL"),
   post_type: optionalText(100, "The post type"),
 });
-
-export type TestEmailInput = z.input<typeof testEmailSchema>;
