@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { Invalid } from "../errors.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
+import { emailReport, KEPT_IN_OUTBOX } from "../mail/reports.ts";
 import { UnsafeLinkError } from "../mail/templates.ts";
 import { SITE_NAME } from "../site.ts";
 import { parseInput } from "../validation.ts";
@@ -17,10 +18,15 @@ import { testEmailSchema } from "./test-email-input.ts";
  * caller wakes the mail worker after it returns.
  */
 
-export const TEST_EMAIL_SUCCESS_MESSAGE = "Test email sent successfully!";
+const TEST_EMAIL_SUCCESS_MESSAGE = "Test email sent successfully!";
 export const TEST_EMAIL_SUBJECT_PREFIX = "[TEST]";
 export const DEFAULT_TEST_POST_TYPE = "Blog Post";
 export const DEFAULT_TEST_POST_TITLE = "Sample post";
+
+/** What the sender of a test email is told: the spec's success text only when SMTP delivers it. */
+export function testEmailMessage(mail: { smtpUrl?: string }): string {
+  return emailReport(mail, { sent: TEST_EMAIL_SUCCESS_MESSAGE, kept: `Test email ${KEPT_IN_OUTBOX}.` });
+}
 
 export interface TestEmailDeps {
   config: { publicOrigin: string };

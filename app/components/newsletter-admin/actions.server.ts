@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { Conflict } from "../../../server/errors.ts";
 import { retryEmail } from "../../../server/mail/outbox.ts";
+import { emailReport } from "../../../server/mail/reports.ts";
 import { deleteSubscriber, resendConfirmation } from "../../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../../server/newsletter/suppression.ts";
 import type { AppServices } from "../../../server/services.ts";
@@ -45,11 +46,18 @@ export async function newsletterAction(services: AppServices, formData: FormData
             throw new Conflict("Only a pending subscriber can be sent a confirmation email.");
           }
           services.mail.wake();
-          return {
-            tone: "success",
-            title: "Confirmation email sent",
-            description: "A new confirmation email has been sent.",
-          };
+          return emailReport(services.config.mail, {
+            sent: {
+              tone: "success",
+              title: "Confirmation email sent",
+              description: "A new confirmation email has been sent.",
+            },
+            kept: {
+              tone: "success",
+              title: "Confirmation email kept in the outbox",
+              description: "No SMTP is configured, so no email was sent: its confirmation link is in the server's log.",
+            },
+          });
         },
       }),
       "remove-suppression": formIntent({
@@ -90,7 +98,14 @@ export async function newsletterAction(services: AppServices, formData: FormData
             throw new Conflict("Only a failed or unsent email can be sent again.");
           }
           services.mail.wake();
-          return { tone: "success", title: "Email queued", description: "The email will be sent again." };
+          return emailReport(services.config.mail, {
+            sent: { tone: "success", title: "Email queued", description: "The email will be sent again." },
+            kept: {
+              tone: "success",
+              title: "Email kept in the outbox",
+              description: "No SMTP is configured, so it is not sent again: its links are in the server's log.",
+            },
+          });
         },
       }),
     },

@@ -2,7 +2,7 @@ import { formIntent } from "~/lib/form-action.server";
 import type { Viewer } from "../../../server/auth/guards.ts";
 import { Forbidden } from "../../../server/errors.ts";
 import { updateNewsletterSettings } from "../../../server/newsletter/settings.ts";
-import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE } from "../../../server/newsletter/test-email.ts";
+import { sendTestEmail, testEmailMessage } from "../../../server/newsletter/test-email.ts";
 import { testEmailSchema } from "../../../server/newsletter/test-email-input.ts";
 import type { AppServices } from "../../../server/services.ts";
 import { newsletterSettingsSchema } from "./schemas";
@@ -39,7 +39,7 @@ export function newsletterSettingsIntents(services: AppServices, viewer: Viewer)
         requireAdmin();
         await sendTestEmail(services.db, services, payload);
         services.mail.wake();
-        return TEST_EMAIL_SUCCESS_MESSAGE;
+        return testEmailMessage(services.config.mail);
       },
     }),
   };

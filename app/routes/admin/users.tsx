@@ -18,6 +18,7 @@ import { adminPageMeta } from "~/lib/meta";
 import { useAuth } from "~/lib/use-auth";
 import { createInvitation, listPendingInvitations, revokeInvitation } from "../../../server/auth/invitations.ts";
 import { deleteUser, listUsers, setRole } from "../../../server/auth/users.ts";
+import { emailReport } from "../../../server/mail/reports.ts";
 import type { Route } from "./+types/users";
 
 /**
@@ -52,11 +53,18 @@ export async function action({ request, context }: Route.ActionArgs) {
           const { invitation, url } = await createInvitation(services, { email, role, invitedBy: viewer.user });
           services.mail.wake();
           details.invitationUrl = url;
-          return {
-            tone: "success",
-            title: "Invitation sent",
-            description: `An invitation was sent to ${invitation.email}. The link expires in 7 days.`,
-          };
+          return emailReport(services.config.mail, {
+            sent: {
+              tone: "success",
+              title: "Invitation sent",
+              description: `An invitation was sent to ${invitation.email}. The link expires in 7 days.`,
+            },
+            kept: {
+              tone: "success",
+              title: "Invitation kept in the outbox",
+              description: `No SMTP is configured, so no email went to ${invitation.email}: share the link below with them. It expires in 7 days.`,
+            },
+          });
         },
       }),
       "revoke-invitation": formIntent({

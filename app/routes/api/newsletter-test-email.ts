@@ -1,14 +1,15 @@
 import { servicesContext } from "~/context";
 import { requireApiRole } from "../../../server/auth/guards.ts";
 import { describeError } from "../../../server/errors.ts";
-import { sendTestEmail, TEST_EMAIL_SUCCESS_MESSAGE } from "../../../server/newsletter/test-email.ts";
+import { sendTestEmail, testEmailMessage } from "../../../server/newsletter/test-email.ts";
 import type { Route } from "./+types/newsletter-test-email";
 
 /**
  * POST /api/newsletter/test-email (admins only) with the spec's test email
  * payload {email, post_title, post_summary, post_image, post_url, post_type}:
- * 200 {success, message}, or {success: false, error} with the refusal's status (400 for
- * a bad payload). GET only answers 405.
+ * 200 {success, message} (the message says whether SMTP sent the email or it stayed in
+ * the outbox), or {success: false, error} with the refusal's status (400 for a bad
+ * payload). GET only answers 405.
  */
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -45,5 +46,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ success: false, error: refusal.message }, { status: refusal.status, headers: NO_STORE });
   }
   services.mail.wake();
-  return Response.json({ success: true, message: TEST_EMAIL_SUCCESS_MESSAGE }, { headers: NO_STORE });
+  return Response.json({ success: true, message: testEmailMessage(services.config.mail) }, { headers: NO_STORE });
 }

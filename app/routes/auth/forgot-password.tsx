@@ -1,7 +1,7 @@
 import { Mail } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AuthCard, LINK_CLASSES } from "~/components/auth/auth-card";
-import { Feedback, type FeedbackMessage } from "~/components/auth/feedback";
+import { Feedback } from "~/components/auth/feedback";
 import { EMAIL_PATTERN, type FormResult, formText } from "~/components/auth/form-result";
 import { retryAfterHeaders } from "~/components/auth/headers";
 import { Button } from "~/components/ui/button";
@@ -9,6 +9,7 @@ import { TextField } from "~/components/ui/field";
 import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
 import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
+import { emailReport } from "../../../server/mail/reports.ts";
 import type { Route } from "./+types/forgot-password";
 
 /**
@@ -23,12 +24,25 @@ export const meta: Route.MetaFunction = () => [
 
 export const headers: Route.HeadersFunction = retryAfterHeaders;
 
-type Result = FormResult<"email"> & { sent?: boolean };
+type Result = FormResult<"email"> & { sent?: boolean; advice?: string };
 
-const SENT: FeedbackMessage = {
-  tone: "success",
-  title: "Check your email",
-  description: "We've sent you a password reset link.",
+const LINK_LIFETIME = "The link expires in 1 hour and works once.";
+
+/** The answer once a reset is requested: the email sent, or kept in the outbox without SMTP. */
+const REQUESTED: { sent: Result; kept: Result } = {
+  sent: {
+    message: { tone: "success", title: "Check your email", description: "We've sent you a password reset link." },
+    advice: `${LINK_LIFETIME} If no email arrives, check the address and your spam folder, then try again.`,
+  },
+  kept: {
+    message: {
+      tone: "success",
+      title: "Reset link kept in the outbox",
+      description:
+        "No SMTP is configured, so no email was sent: for an address with an account, the reset link is in the server's log.",
+    },
+    advice: LINK_LIFETIME,
+  },
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -73,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   // Any other answer (an unknown address included) reads the same.
-  return data<Result>({ message: SENT, sent: true });
+  return data<Result>({ ...emailReport(services.config.mail, REQUESTED), sent: true });
 }
 
 export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
@@ -95,10 +109,7 @@ export default function ForgotPasswordPage({ actionData }: Route.ComponentProps)
     >
       <Feedback message={actionData?.message} />
       {sent ? (
-        <p className="text-sm text-fg-muted">
-          The link expires in 1 hour and works once. If no email arrives, check the address and your spam folder, then
-          try again.
-        </p>
+        <p className="text-sm text-fg-muted">{actionData?.advice}</p>
       ) : (
         <Form method="post" className="flex flex-col gap-4" data-testid="forgot-password-form">
           <TextField
