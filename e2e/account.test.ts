@@ -19,8 +19,10 @@ import { visit, waitForHydration } from "./helpers/hydration.ts";
  * sign-in with a code and with a one-time backup code, new backup codes and turning it
  * off in dialogs, passkeys with Chromium's virtual authenticator (renamed in a dialog,
  * removed after a confirmation), sessions, name and password with their field
- * messages, API tokens; every state in the light theme at 1280 px and the dark theme
- * at 390 px, with axe. Codes are computed here from the enrolment's secret (RFC 6238).
+ * messages, API tokens; sign-in codes by text message (enrolled, then used at sign-in,
+ * read from the SMS outbox); every state in the light theme at 1280 px and the dark
+ * theme at 390 px, with axe. TOTP codes are computed here from the enrolment's secret
+ * (RFC 6238).
  *
  * The server's public URL is http://localhost:PORT, not 127.0.0.1: WebAuthn refuses IP
  * addresses as relying-party ids.
@@ -63,6 +65,7 @@ function totp(secret: string, at = Date.now(), stepSeconds = 30, digits = 6): st
 
 const OWNER = { email: "olivia.owner@example.com", name: "Olivia Owner", role: "admin" as const };
 const EDITOR = { email: "eve.editor@example.com", name: "Eve Editor", role: "editor" as const };
+const TEXTER = { email: "tess.texter@example.com", name: "Tess Texter", role: "editor" as const };
 const TOURISTS: Record<Theme, { email: string; name: string; role: "editor" }> = {
   light: { email: "lee.light@example.com", name: "Lee Light", role: "editor" },
   dark: { email: "dana.dark@example.com", name: "Dana Dark", role: "editor" },
@@ -77,7 +80,7 @@ beforeAll(async () => {
   [site] = await Promise.all([
     startSiteWithAccounts({
       dialect: "sqlite",
-      accounts: [OWNER, EDITOR, TOURISTS.light, TOURISTS.dark],
+      accounts: [OWNER, EDITOR, TEXTER, TOURISTS.light, TOURISTS.dark],
       server: { env: { PORT: String(port), PUBLIC_URL: baseUrl } },
     }),
     launchBrowser(),
@@ -145,6 +148,41 @@ async function auditActions(id: string): Promise<string[]> {
   } finally {
     await database.close();
   }
+}
+
+/** The code of the newest text message to a number, from the SMS outbox (no provider in tests). */
+async function lastTextedCode(to: string): Promise<string> {
+  const database = await site.openDatabase();
+  try {
+    const row = await database.db
+      .selectFrom("sms_outbox")
+      .select("body")
+      .where("to_number", "=", to)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    return /\b(\d{6})\b/.exec(row.body ?? "")?.[1] ?? "";
+  } finally {
+    await database.close();
+  }
+}
+
+/** Enrols a phone number on the account page and confirms it with the texted code. */
+async function enrolPhone(page: Page, typed: string, e164: string) {
+  const enrol = page.getByTestId("phone-enrol-form");
+  await enrol.getByLabel("Mobile phone number").fill(typed);
+  await enrol.getByLabel("Confirm your password").fill(TEST_PASSWORD);
+  await enrol.getByRole("button", { name: "Text me a code" }).click();
+  const verify = page.getByTestId("phone-verify-form");
+  await verify.waitFor();
+  return {
+    verify,
+    async confirm() {
+      await verify.getByLabel("Code from the text message").fill(await lastTextedCode(e164));
+      await verify.getByRole("button", { name: "Confirm and turn on" }).click();
+      await expect.poll(() => textOf(page.getByTestId("phone-factor-status"))).toBe("On");
+    },
+  };
 }
 
 async function sessionOf(cookie: string) {
@@ -330,6 +368,84 @@ describe("two-factor authentication (TOTP)", () => {
   });
 });
 
+describe("sign-in codes by text message", () => {
+  const PHONE = "+447700900123";
+
+  it("enrols a number with a texted code, then signs in with a new code; a used or expired code and the send limit are refused", async () => {
+    await withPage({}, async ({ page }) => {
+      await signInWithForm(page, TEXTER.email);
+      await atAccountPage(page);
+      const card = page.getByTestId("phone-factor");
+      expect(await textOf(card.getByTestId("phone-factor-status"))).toBe("Off");
+      expect(await textOf(card.getByTestId("phone-factor-warning"))).toContain(
+        "A text message is a weaker second factor than an authenticator app or a passkey",
+      );
+
+      // A number that is not in international format is refused beside its field.
+      const enrol = page.getByTestId("phone-enrol-form");
+      await enrol.getByLabel("Mobile phone number").fill("07700 900123");
+      await enrol.getByLabel("Confirm your password").fill(TEST_PASSWORD);
+      await enrol.getByRole("button", { name: "Text me a code" }).click();
+      await enrol.getByTestId("field-error").getByText("Enter the number in international format").waitFor();
+
+      // The texted code confirms the number; a wrong one is refused beside its field.
+      const { verify, confirm } = await enrolPhone(page, "+44 7700 900123", PHONE);
+      await verify.getByLabel("Code from the text message").fill("000000");
+      await verify.getByRole("button", { name: "Confirm and turn on" }).click();
+      await verify.getByTestId("field-error").getByText("That code is not correct.").waitFor();
+      await confirm();
+      await toast(page, "Sign-in codes by text message are on.").waitFor();
+      expect(await textOf(card)).toContain(PHONE);
+      expect(await auditActions(userId(TEXTER.email))).toContain("account.phone-factor-enabled");
+
+      // Sign-in now asks for a texted code: sent on request, typed from the keyboard.
+      await signOutWithMenu(page);
+      await signInWithForm(page, TEXTER.email);
+      await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+      expect(await textOf(page.getByRole("main"))).toContain("ending in 0123");
+      expect(await page.getByLabel("Authentication code").count()).toBe(0);
+      await page.getByRole("button", { name: "Text me a code" }).focus();
+      await page.keyboard.press("Enter");
+      await page.waitForURL((url) => url.searchParams.get("sent") === "1");
+      const used = await lastTextedCode(PHONE);
+      await page.getByLabel("Code from the text message").focus();
+      await page.keyboard.type(used);
+      await page.keyboard.press("Enter");
+      await atAccountPage(page);
+
+      // The same code does not work twice.
+      await signOutWithMenu(page);
+      await signInWithForm(page, TEXTER.email);
+      await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+      await page.goto(`${baseUrl}/auth/two-factor?method=sms&sent=1&redirectTo=%2Fadmin%2Faccount`);
+      await page.getByLabel("Code from the text message").fill(used);
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.getByText("This code has expired or was already used. Send a new code.").first().waitFor();
+
+      // A code past its five minutes is refused too.
+      await page.getByRole("button", { name: "Send a new code" }).click();
+      await page.getByTestId("form-notice").getByText("Code sent").waitFor();
+      const expiring = await lastTextedCode(PHONE);
+      const database = await site.openDatabase();
+      try {
+        await sql`update verification set ${sql.ref("expiresAt")} = ${new Date(Date.now() - 1000).toISOString()} where identifier like ${"2fa-otp-%"}`.execute(
+          database.db,
+        );
+      } finally {
+        await database.close();
+      }
+      await page.getByLabel("Code from the text message").fill(expiring);
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.getByText("This code has expired or was already used. Send a new code.").first().waitFor();
+
+      // Three texts to the number in 15 minutes (enrolment and two sign-ins): a fourth is refused.
+      await page.getByRole("button", { name: "Send a new code" }).click();
+      await page.getByText("Too many codes were sent to this number. Try again in 15 minutes.").first().waitFor();
+      expect(new URL(page.url()).pathname).toBe("/auth/two-factor");
+    });
+  });
+});
+
 // ---------------------------------------------------------------------------------
 // Every state of the page, in both looks
 // ---------------------------------------------------------------------------------
@@ -384,6 +500,24 @@ describe.each(LOOKS)("the account page in the $theme theme", ({ theme, viewport 
       await page.getByRole("dialog", { name: "Turn off two-factor authentication" }).waitFor();
       await checkState(page, theme, "the turn-off dialog");
       await page.keyboard.press("Escape");
+
+      // Sign-in codes by text message: the code step, then on, then the removal dialog from the keyboard.
+      const phone = theme === "light" ? "+12025550101" : "+12025550102";
+      const { confirm } = await enrolPhone(page, phone, phone);
+      await checkState(page, theme, "the phone number waiting for its code");
+      await confirm();
+      await checkState(page, theme, "codes by text message on");
+      const removePhone = page.getByRole("button", { name: "Remove phone number" });
+      await expectKeyboardDialog(page, removePhone);
+      await removePhone.click();
+      await page.getByRole("dialog", { name: "Remove your phone number" }).waitFor();
+      await checkState(page, theme, "the phone removal dialog");
+      const removal = page.getByRole("dialog", { name: "Remove your phone number" });
+      await removal.getByLabel("Confirm your password").fill(TEST_PASSWORD);
+      await removal.getByRole("button", { name: "Remove", exact: true }).click();
+      await toast(page, "Your phone number has been removed.").waitFor();
+      await expect.poll(() => textOf(page.getByTestId("phone-factor-status"))).toBe("Off");
+      expect(await auditActions(userId(tourist.email))).toContain("account.phone-factor-removed");
 
       // A passkey: added with the virtual authenticator, renamed in a dialog, removed after a confirmation.
       const passkeys = page.getByTestId("passkeys");
