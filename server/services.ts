@@ -97,10 +97,14 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     // The owner account from ADMIN_*, or the one-time setup link, while no admin exists.
     await ensureOwnerAccount({ auth, db: database.db, config, logger });
   } catch (error) {
-    await closeAuth().catch(() => {});
-    await sms.stop().catch(() => {});
-    await mail.stop().catch(() => {});
-    await database.close().catch(() => {});
+    // The start-up's error is the one thrown; a failure to close after it is logged
+    // rather than hiding it.
+    const logCloseFailure = (part: string) => (closeError: unknown) =>
+      logger.error({ err: closeError }, `Could not close the ${part} after a failed start`);
+    await closeAuth().catch(logCloseFailure("authentication"));
+    await sms.stop().catch(logCloseFailure("SMS worker"));
+    await mail.stop().catch(logCloseFailure("mail worker"));
+    await database.close().catch(logCloseFailure("database"));
     throw error;
   }
 

@@ -140,7 +140,15 @@ export async function createUser(services: AccountServices, input: NewUser): Pro
   } catch (error) {
     // Better Auth's adapter and our tables do not share a transaction (PostgreSQL uses
     // two pools): undo the half-made account rather than leave one without a password or role.
-    await context.internalAdapter.deleteUser(user.id).catch(() => {});
+    try {
+      await context.internalAdapter.deleteUser(user.id);
+    } catch (cleanupError) {
+      // Both failed: the half-made account stays, and whoever handles the error must hear of it.
+      throw new AggregateError(
+        [error, cleanupError],
+        `Creating the account ${email} failed, and removing its half-made user failed too`,
+      );
+    }
     throw error;
   }
   return {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config.ts";
+import type { Logger } from "../logger.ts";
 import { SqliteResultNormalizer } from "./normalize.ts";
 import type { Database } from "./schema.ts";
 import { openSqliteDatabase } from "./sqlite-database.ts";
@@ -45,12 +46,21 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+/**
+ * Opens the database. `logger` hears of a PostgreSQL connection lost while idle; without
+ * one (tests, one-off commands) that goes to stderr, never nowhere.
+ */
+export function openDatabase(config: DatabaseConfig, logger?: Pick<Logger, "error">): DatabaseHandle {
   if (config.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: config.url, types: pgTypes, max: 10 });
     // An idle client that loses its connection emits 'error' on the pool; without a
-    // listener that would crash the process. The next query reconnects.
-    pool.on("error", () => {});
+    // listener that would crash the process. The next query reconnects, so it is
+    // reported and not rethrown.
+    pool.on("error", (error) => {
+      const message = "PostgreSQL connection lost while idle; the next query reconnects";
+      if (logger) logger.error({ err: error }, message);
+      else console.error(`${message}:`, error);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

@@ -6,14 +6,18 @@ import { seedDefaults } from "./seed.ts";
 
 /** Opens the database, brings its schema up to date and seeds missing defaults. */
 export async function prepareDatabase(config: DatabaseConfig, logger: Logger): Promise<DatabaseHandle> {
-  const handle = openDatabase(config);
+  const handle = openDatabase(config, logger);
   try {
     const applied = await migrateToLatest(handle.db, handle.dialect);
     if (applied.length > 0) logger.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
     await seedDefaults(handle.db);
     return handle;
   } catch (error) {
-    await handle.close().catch(() => {});
+    // The migration's or seed's error is the one to report; a failure to close after it
+    // is logged beside it rather than hiding it.
+    await handle.close().catch((closeError: unknown) => {
+      logger.error({ err: closeError }, "Could not close the database after a failed start");
+    });
     throw error;
   }
 }

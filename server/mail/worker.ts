@@ -246,6 +246,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   function runOnce(): Promise<number> {
     if (stopping) return Promise.resolve(0);
     const run = tail.then(drain);
+    // The chain only orders the runs; a failed run's error goes to its own caller (returned below).
     tail = run.catch(() => {});
     return run;
   }

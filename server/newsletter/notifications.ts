@@ -290,6 +290,8 @@ export function startNotificationScheduler(options: NotificationSchedulerOptions
   };
 
   const runOnce = (): Promise<number> => {
+    // Runs one after another. A failed run was already reported to whoever awaited it
+    // (the poll logs it): the next run starts regardless.
     running = running.catch(() => 0).then(runBatch);
     return running;
   };
@@ -310,6 +312,7 @@ export function startNotificationScheduler(options: NotificationSchedulerOptions
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // Waits for the run in progress to end; its failure is its caller's to report.
       await running.catch(() => {});
     },
   };
