@@ -1,11 +1,14 @@
+import { sql } from "kysely";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts, TEST_PASSWORD } from "../tests/helpers/accounts.ts";
 import { type RunningServer, startServer } from "../tests/helpers/server.ts";
+import { expectNoSideScroll } from "./helpers/admin-screens.ts";
 import {
   closeBrowser,
   expectNoAxeViolations,
   launchBrowser,
+  MOBILE_VIEWPORT,
   type TestPage,
   textOf,
   withPage,
@@ -16,11 +19,13 @@ import { waitForHydration } from "./helpers/hydration.ts";
  * Accounts and sessions in a real browser: sign-in and sign-out with their
  * toasts, the same message for a wrong email or password, the rate limit (429 with a
  * retry time), password reset and invitations end to end through the outbox, the
- * redirectTo rules and the owner-setup link. axe runs on every page visited.
+ * redirectTo rules, the owner-setup link, and the second step with a texted code
+ * without JavaScript at 390 px. axe runs on every page visited.
  */
 
 const OWNER = { email: "owner@example.com", name: "Olive Owner", password: "owner passphrase for tests" };
 const RESET = { email: "reset@example.com", name: "Rita Reset", role: "editor" as const };
+const TEXTER = { email: "texter@example.com", name: "Tess Texter", role: "editor" as const };
 const NEW_PASSWORD = "brand new passphrase 2024";
 
 let site: SiteWithAccounts;
@@ -31,7 +36,7 @@ beforeAll(async () => {
     startSiteWithAccounts({
       dialect: "sqlite",
       // The owner comes from ADMIN_* at start-up (no admin exists before).
-      accounts: [RESET],
+      accounts: [RESET, TEXTER],
       server: {
         env: {
           TRUST_PROXY: "true",
@@ -354,6 +359,71 @@ describe("invitations", () => {
       await confirm.getByRole("button", { name: "Delete permanently" }).click();
       await toast(page, "User deleted").waitFor();
       await expect.poll(() => page.getByTestId(`user-${invitee.email}`).count()).toBe(0);
+    });
+  });
+});
+
+describe("sign-in with a texted code", () => {
+  const PHONE = "+447700900456";
+
+  it("works without JavaScript at 390 px: the code is sent on request, a wrong one refused, the right one signs in", async () => {
+    const userId = site.users.get(TEXTER.email)?.id as string;
+    const database = await site.openDatabase();
+    try {
+      // A confirmed phone number, as the account page leaves it (enrolment is tested in account.test.ts).
+      await database.db
+        .insertInto("phone_factors")
+        .values({ user_id: userId, phone_number: PHONE, verified_at: new Date().toISOString() })
+        .execute();
+      await sql`update ${sql.table("user")} set ${sql.ref("twoFactorEnabled")} = 1 where id = ${userId}`.execute(
+        database.db,
+      );
+    } finally {
+      await database.close();
+    }
+
+    await withPage({ javaScriptEnabled: false, viewport: MOBILE_VIEWPORT }, async (testPage) => {
+      const { page } = testPage;
+      await ownClientIp(testPage);
+      await page.goto(`${base}/auth`);
+      await fillSignIn(page, TEXTER.email, TEST_PASSWORD);
+      await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+      expect(await textOf(page.getByRole("main"))).toContain(
+        "We text a 6-digit code to your phone number ending in 0456.",
+      );
+      // An account without an authenticator app is offered neither its codes nor backup codes.
+      expect(await page.getByRole("link", { name: /authenticator app|backup code/ }).count()).toBe(0);
+      await expectNoSideScroll(page, "the second step before a code is sent");
+      await expectNoAxeViolations(page);
+
+      await page.getByRole("button", { name: "Text me a code" }).click();
+      await page.waitForURL((url) => url.searchParams.get("sent") === "1");
+      expect(await textOf(page.getByTestId("form-notice"))).toContain(
+        "A code was sent to your phone number ending in 0456.",
+      );
+      await expectNoSideScroll(page, "the second step with the code field");
+      await expectNoAxeViolations(page);
+
+      const database = await site.openDatabase();
+      const texted = await database.db
+        .selectFrom("sms_outbox")
+        .select(["body", "status", "last_error"])
+        .where("to_number", "=", PHONE)
+        .executeTakeFirstOrThrow()
+        .finally(() => database.close());
+      expect(texted.body).toMatch(/^\d{6} is your Bastion sign-in code\./);
+      const code = texted.body?.slice(0, 6) as string;
+
+      await page.getByLabel("Code from the text message").fill(code === "000000" ? "111111" : "000000");
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.getByTestId("form-error").getByText("The code is not valid. Please try again.").waitFor();
+      expect(await page.getByLabel("Code from the text message").getAttribute("aria-invalid")).toBe("true");
+      await expectNoSideScroll(page, "the second step with a wrong code");
+      await expectNoAxeViolations(page);
+
+      await page.getByLabel("Code from the text message").fill(code);
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.waitForURL(`${base}/admin`);
     });
   });
 });
