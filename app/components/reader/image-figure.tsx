@@ -9,7 +9,7 @@ const SIZES = "(min-width: 52rem) 48rem, calc(100vw - 2rem)";
 /**
  * An image section. The image links to the full-size file, which is all it does without
  * JavaScript; with it (app/enhancements/public-page.js), a click opens the lightbox of
- * the template below as a modal dialog, closed by Escape or any click. Images of our
+ * the figure's template as a modal dialog, closed by Escape or any click. Images of our
  * media library come with their dimensions (no layout shift while they load) and
  * srcsets of the variants made at upload, WebP first.
  */
@@ -17,6 +17,35 @@ export function ImageFigure({ image }: { image: ImageSection }) {
   const { src, caption, alt, responsive, eager } = image;
   return (
     <figure data-testid="image-figure" className="my-6">
+      {/* First, not last: a figure's figcaption must be its first or last child. */}
+      <template data-lightbox-template>
+        <dialog
+          aria-label={alt}
+          data-testid="lightbox"
+          className="m-auto max-h-none max-w-none cursor-zoom-out bg-transparent p-0 backdrop:bg-black/85"
+        >
+          <div className="flex max-h-dvh max-w-[100vw] flex-col items-center gap-3 p-4">
+            <picture>
+              {responsive?.webpSrcSet && <source type="image/webp" srcSet={responsive.webpSrcSet} sizes="100vw" />}
+              <img
+                src={src}
+                srcSet={responsive?.srcSet}
+                sizes={responsive ? "100vw" : undefined}
+                alt={alt}
+                className="max-h-[85dvh] max-w-full rounded-md object-contain"
+              />
+            </picture>
+            {caption && <p className="text-center text-sm text-white">{caption}</p>}
+            <button
+              type="button"
+              className="inline-flex cursor-pointer items-center gap-1.5 rounded-md bg-white px-3 py-1.5 text-sm font-semibold text-black"
+            >
+              <X aria-hidden="true" className="size-4" />
+              Close
+            </button>
+          </div>
+        </dialog>
+      </template>
       <a
         href={src}
         data-lightbox
@@ -47,34 +76,6 @@ export function ImageFigure({ image }: { image: ImageSection }) {
         <span className="sr-only"> (open full size)</span>
       </a>
       {caption && <figcaption className="mt-2 text-center text-sm text-fg-muted">{caption}</figcaption>}
-      <template data-lightbox-template>
-        <dialog
-          aria-label={alt}
-          data-testid="lightbox"
-          className="m-auto max-h-none max-w-none cursor-zoom-out bg-transparent p-0 backdrop:bg-black/85"
-        >
-          <div className="flex max-h-dvh max-w-[100vw] flex-col items-center gap-3 p-4">
-            <picture>
-              {responsive?.webpSrcSet && <source type="image/webp" srcSet={responsive.webpSrcSet} sizes="100vw" />}
-              <img
-                src={src}
-                srcSet={responsive?.srcSet}
-                sizes={responsive ? "100vw" : undefined}
-                alt={alt}
-                className="max-h-[85dvh] max-w-full rounded-md object-contain"
-              />
-            </picture>
-            {caption && <p className="text-center text-sm text-white">{caption}</p>}
-            <button
-              type="button"
-              className="inline-flex cursor-pointer items-center gap-1.5 rounded-md bg-white px-3 py-1.5 text-sm font-semibold text-black"
-            >
-              <X aria-hidden="true" className="size-4" />
-              Close
-            </button>
-          </div>
-        </dialog>
-      </template>
     </figure>
   );
 }
