@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
+import { type Database, toJson } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 
 /** The audit_log table: who did what, when. The only writer of that table. */
@@ -23,7 +23,7 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
       action: entry.action,
       entity: entry.entity,
       entity_id: entry.entityId ?? null,
-      details: JSON.stringify(entry.details ?? {}) as unknown as Record<string, unknown>,
+      details: toJson(entry.details ?? {}),
     })
     .execute();
 }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, HomePageContentTable } from "../db/schema.ts";
+import { type Database, type HomePageContentTable, toJson } from "../db/schema.ts";
 import { parseInput } from "../validation.ts";
 import {
   HOME_CONTENT_KEYS,
@@ -49,7 +49,7 @@ export async function seedHomeContent(db: Kysely<Database>): Promise<void> {
         section_key: entry.section_key,
         content_value: entry.content_value,
         is_visible: true,
-        metadata: JSON.stringify(entry.metadata) as unknown as Record<string, unknown>,
+        metadata: toJson(entry.metadata),
         display_order: index,
       })),
     )
@@ -123,7 +123,7 @@ export async function updateHomeContent(store: ContentStore, changes: HomeConten
           else if (link !== undefined) metadata.link = link;
           const values = {
             content_value: change.value,
-            metadata: JSON.stringify(metadata) as unknown as Record<string, unknown>,
+            metadata: toJson(metadata),
             updated_at: new Date().toISOString(),
           };
           const row = current.row

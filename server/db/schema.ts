@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Row types of every table, as both databases return them: booleans as booleans,
@@ -31,11 +31,22 @@ export const JSON_COLUMNS = new Set(["metadata", "details", "headers", "variants
 type Timestamp = string;
 type JsonObject = Record<string, unknown>;
 
+declare const jsonOf: unique symbol;
+/** The JSON text of a `T`, as a JSON column is written (toJson). */
+export type JsonText<T> = string & { readonly [jsonOf]: T };
+/** `value` as the JSON text its column is written with (jsonb on PostgreSQL casts it on insert). */
+export const toJson = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
+/**
+ * A JSON column: read as the parsed `T` (normalize.ts parses SQLite's text; pg parses
+ * jsonb), written as the JSON text of a `T`, optional on insert (it has a default).
+ */
+type JsonColumn<T> = ColumnType<T, JsonText<T> | undefined, JsonText<T>>;
+
 export interface HomePageContentTable {
   section_key: string;
   content_value: string;
   is_visible: Generated<boolean>;
-  metadata: Generated<JsonObject>;
+  metadata: JsonColumn<JsonObject>;
   display_order: Generated<number>;
   updated_at: Generated<Timestamp>;
   /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
@@ -230,7 +241,7 @@ export interface EmailOutboxTable {
   subject: string;
   html_body: string;
   text_body: string;
-  headers: Generated<Record<string, string>>;
+  headers: JsonColumn<Record<string, string>>;
   status: Generated<(typeof OUTBOX_STATUSES)[number]>;
   attempts: Generated<number>;
   next_attempt_at: Generated<Timestamp>;
@@ -317,7 +328,7 @@ export interface MediaTable {
   /** The address an imported image was fetched from. */
   source_url: string | null;
   /** Widest last; empty for an image too small to need any. */
-  variants: Generated<MediaVariant[]>;
+  variants: JsonColumn<MediaVariant[]>;
   /** Raised by every change; a save naming an older one is refused (optimistic concurrency). */
   revision: Generated<number>;
 }
@@ -329,7 +340,7 @@ export interface AuditLogTable {
   action: string;
   entity: string;
   entity_id: string | null;
-  details: Generated<JsonObject>;
+  details: JsonColumn<JsonObject>;
 }
 
 /** The revision of an ordered list's order, e.g. `chapter_sections:{chapter id}` or `skills`. */

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely";
-import type { Database, EmailOutboxTable } from "../db/schema.ts";
+import { type Database, type EmailOutboxTable, toJson } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { type NewEmail, parseNewEmail } from "./email-input.ts";
 
@@ -14,7 +14,6 @@ export type OutboxStatus = OutboxRow["status"];
 export type { NewEmail };
 
 const nowIso = () => new Date().toISOString();
-const asJson = <T>(value: T) => JSON.stringify(value) as unknown as T;
 
 /**
  * Writes one email. `db` may be a transaction: the email then exists only if the
@@ -34,7 +33,7 @@ export async function enqueueEmail(db: Kysely<Database>, email: NewEmail): Promi
       subject: input.subject,
       html_body: input.html,
       text_body: input.text,
-      headers: asJson(input.headers),
+      headers: toJson(input.headers),
       next_attempt_at: nowIso(),
     })
     .onConflict((conflict) => conflict.column("idempotency_key").doNothing())

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { recordAudit } from "../audit/audit-log.ts";
-import type { Database, MediaTable, MediaVariant } from "../db/schema.ts";
+import { type Database, type MediaTable, type MediaVariant, toJson } from "../db/schema.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { IMAGE_NOT_FOUND_MESSAGE } from "./rules.ts";
 
@@ -19,7 +19,7 @@ export async function insertMedia(
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto("media")
-      .values({ ...row, variants: JSON.stringify(row.variants) as unknown as MediaVariant[] })
+      .values({ ...row, variants: toJson(row.variants) })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ABOUT_CONTENT_DEFAULTS } from "../../server/content/about.ts";
 import { HOME_CONTENT_DEFAULTS } from "../../server/content/home.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
-import type { Database } from "../../server/db/schema.ts";
+import { type Database, toJson } from "../../server/db/schema.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
 import { createLogger } from "../../server/logger.ts";
 import { NEWSLETTER_SETTING_DEFAULTS } from "../../server/newsletter/settings.ts";
@@ -132,7 +132,7 @@ describe.each(TEST_DIALECTS)("default content seeded by prepareDatabase on %s", 
       .execute();
     await handle.db
       .updateTable("home_page_content")
-      .set({ metadata: JSON.stringify({ link: "/chapters" }) as unknown as Record<string, unknown> })
+      .set({ metadata: toJson({ link: "/chapters" }) })
       .where("section_key", "=", "button_primary_text")
       .execute();
     await handle.db

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
+import { toJson } from "../../server/db/schema.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
 
 /**
@@ -12,9 +13,6 @@ import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PUBLISHED_AT = "2025-03-04T05:06:07.891Z";
 const AUDIT_AT = "2024-12-31T23:59:59.001Z";
-
-/** JSON metadata is written as text, the way the app writes it (it works on both databases). */
-const json = <T>(value: T) => JSON.stringify(value) as unknown as T;
 
 const EXPECTED_CHAPTER = {
   id: "chapter-1-types",
@@ -104,7 +102,7 @@ describe.each(TEST_DIALECTS)("JavaScript types read back from %s", (dialect) => 
       .execute();
     await db
       .insertInto("home_page_content")
-      .values({ section_key: "hero_link", content_value: "Go", metadata: json({ link: "/x" }) })
+      .values({ section_key: "hero_link", content_value: "Go", metadata: toJson({ link: "/x" }) })
       .execute();
     await db
       .insertInto("audit_log")
@@ -115,7 +113,7 @@ describe.each(TEST_DIALECTS)("JavaScript types read back from %s", (dialect) => 
           action: "chapter.update",
           entity: "chapter",
           entity_id: "chapter-1-types",
-          details: json({ fields: ["title", "published"], published: true, count: 2, nested: { a: null } }),
+          details: toJson({ fields: ["title", "published"], published: true, count: 2, nested: { a: null } }),
         },
       ])
       .execute();
