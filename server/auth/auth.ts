@@ -14,7 +14,7 @@ import { accountLinkEndpoints } from "./account-endpoints.ts";
 import { apiTokenJwtOptions } from "./api-tokens.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./password-policy.ts";
 import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
-import { phoneFactorEndpoints, sendPhoneCode } from "./phone-factor-endpoints.ts";
+import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
 
 /**
  * Better Auth on the application's own database: email + password, database
@@ -153,7 +153,7 @@ export function createAuth(options: AuthOptions) {
       twoFactor({
         issuer: SITE_NAME,
         otpOptions: {
-          sendOTP: sendPhoneCode(db, options.onSmsQueued),
+          sendOTP: phoneCodeSender(db, options.onSmsQueued),
           storeOTP: "hashed",
           period: PHONE_CODE_MINUTES,
         },

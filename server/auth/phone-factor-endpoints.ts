@@ -20,7 +20,7 @@ import {
 /**
  * The phone as Better Auth's third second factor, beside the authenticator app and
  * passkeys. The codes are the two-factor plugin's OTPs (`otpOptions`: sent through
- * `sendPhoneCode` below, stored hashed, single-use, expiring); this plugin adds what
+ * `phoneCodeSender` below, stored hashed, single-use, expiring); this plugin adds what
  * that plugin leaves open:
  * - enrolling a number (with the password) and removing it, as endpoints;
  * - texting a code only to an account that has a number (the plugin offers codes to
@@ -93,7 +93,7 @@ async function codeRecipient(ctx: Context, db: Kysely<Database>) {
 }
 
 /** The two-factor plugin's `otpOptions.sendOTP`: the code goes to the outbox, then the SMS worker sends it. */
-export function sendPhoneCode(db: Kysely<Database>, onQueued: () => void) {
+export function phoneCodeSender(db: Kysely<Database>, onQueued: () => void) {
   return async ({ user, otp }: { user: { id: string }; otp: string }, ctx?: Context) => {
     // Signed in: the code confirms a number being enrolled; otherwise it completes a sign-in.
     await queuePhoneCode(db, { userId: user.id, code: otp, purpose: ctx?.context.session ? "confirm" : "sign-in" });
