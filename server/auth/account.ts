@@ -1,6 +1,9 @@
 import { getAuthenticatorName } from "@better-auth/passkey";
 import Bowser from "bowser";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
 import type { BastionAuth } from "./auth.ts";
+import { findPhoneFactor, type PhoneFactor } from "./phone-factor.ts";
 
 /**
  * What the account page (/admin/account) shows about the signed-in user's own account;
@@ -35,6 +38,8 @@ export interface AccountPasskey {
 export interface AccountOverview {
   user: { id: string; email: string; name: string };
   twoFactor: TwoFactorState;
+  /** The phone as a second factor: pending until a texted code confirms it. */
+  phone: PhoneFactor | null;
   sessions: AccountSession[];
   passkeys: AccountPasskey[];
 }
@@ -47,7 +52,7 @@ function iso(value: Date | string | null | undefined): string | null {
 
 /** Everything the account page shows; tokens of sessions never leave the server. */
 export async function loadAccountOverview(
-  auth: BastionAuth,
+  { auth, db }: { auth: BastionAuth; db: Kysely<Database> },
   userId: string,
   currentSessionId: string,
 ): Promise<AccountOverview> {
@@ -55,11 +60,12 @@ export async function loadAccountOverview(
   const user = await context.internalAdapter.findUserById(userId);
   if (!user) throw new Error(`The signed-in user ${userId} does not exist.`);
 
-  const [twoFactorRow, sessions, passkeys] = await Promise.all([
+  const [twoFactorRow, phone, sessions, passkeys] = await Promise.all([
     context.adapter.findOne<{ verified?: boolean | null }>({
       model: "twoFactor",
       where: [{ field: "userId", value: userId }],
     }),
+    findPhoneFactor(db, userId),
     context.internalAdapter.listSessions(userId, { onlyActiveSessions: true }),
     context.adapter.findMany<{
       id: string;
@@ -110,6 +116,7 @@ export async function loadAccountOverview(
   return {
     user: { id: user.id, email: user.email, name: user.name },
     twoFactor,
+    phone,
     sessions: accountSessions,
     passkeys: accountPasskeys,
   };

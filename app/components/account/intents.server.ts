@@ -2,14 +2,18 @@ import { formIntent } from "~/lib/form-action.server";
 import {
   type AccountVisitor,
   changePassword,
+  confirmPhoneEnrolment,
   confirmTotpEnrolment,
   createApiToken,
   deletePasskey,
   disableTotp,
   regenerateBackupCodes,
+  removePhone,
   renamePasskey,
   revokeOtherSessions,
   revokeSession,
+  sendPhoneCode,
+  startPhoneEnrolment,
   startTotpEnrolment,
   updateName,
 } from "../../../server/auth/account-changes.ts";
@@ -20,6 +24,9 @@ import {
   noFieldsSchema,
   passkeyRenameSchema,
   passkeySchema,
+  phoneCodeSchema,
+  phoneEnrolSchema,
+  phoneRemoveSchema,
   sessionSchema,
   totpCodeSchema,
   totpDisableSchema,
@@ -96,6 +103,38 @@ export function accountIntents(visitor: AccountVisitor, details: AccountDetails)
       async run({ password }) {
         details.backupCodes = await regenerateBackupCodes(visitor, password);
         return "New backup codes created; the old ones no longer work. Save these now: they are shown only once.";
+      },
+    }),
+    "phone-enrol": formIntent({
+      schema: phoneEnrolSchema,
+      failure: "No code was sent",
+      async run({ password, phoneNumber }) {
+        const stored = await startPhoneEnrolment(visitor, { password, phoneNumber });
+        return `A code was sent to ${stored}. Enter it to turn on sign-in codes by text message.`;
+      },
+    }),
+    "phone-resend": formIntent({
+      schema: noFieldsSchema,
+      failure: "No new code was sent",
+      async run() {
+        await sendPhoneCode(visitor);
+        return "A new code was sent. The previous one no longer works.";
+      },
+    }),
+    "phone-verify": formIntent({
+      schema: phoneCodeSchema,
+      failure: "Sign-in codes by text message are not on",
+      async run({ code }) {
+        await confirmPhoneEnrolment(visitor, code);
+        return "Sign-in codes by text message are on.";
+      },
+    }),
+    "phone-remove": formIntent({
+      schema: phoneRemoveSchema,
+      failure: "The phone number was not removed",
+      async run({ password }) {
+        await removePhone(visitor, password);
+        return "Your phone number has been removed.";
       },
     }),
     "passkey-rename": formIntent({

@@ -5,6 +5,7 @@ import {
   PASSWORD_TOO_LONG_MESSAGE,
   PASSWORD_TOO_SHORT_MESSAGE,
 } from "../../../server/auth/password-length.ts";
+import { PHONE_NUMBER_MESSAGE, toE164 } from "../../../server/sms/phone-number.ts";
 
 /**
  * The forms of /admin/account, read by the browser and again by the action. What only
@@ -59,6 +60,25 @@ export const totpCodeSchema = z.object({
   code: z
     .string({ message: CODE_MESSAGE })
     .refine((code) => /^\d{6}$/.test(code.replace(/\s+/g, "")), CODE_MESSAGE)
+    .transform((code) => code.replace(/\s+/g, "")),
+});
+
+export const phoneEnrolSchema = passwordConfirmation(
+  "Enter your password to set up sign-in codes by text message.",
+).extend({
+  phoneNumber: z
+    .string({ message: "Enter your mobile phone number." })
+    .max(40, PHONE_NUMBER_MESSAGE)
+    .refine((typed) => toE164(typed) !== null, PHONE_NUMBER_MESSAGE),
+});
+export const phoneRemoveSchema = passwordConfirmation("Enter your password to remove your phone number.");
+
+const PHONE_CODE_MESSAGE = "Enter the 6-digit code from the text message.";
+
+export const phoneCodeSchema = z.object({
+  code: z
+    .string({ message: PHONE_CODE_MESSAGE })
+    .refine((code) => /^\d{6}$/.test(code.replace(/\s+/g, "")), PHONE_CODE_MESSAGE)
     .transform((code) => code.replace(/\s+/g, "")),
 });
 

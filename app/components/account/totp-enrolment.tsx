@@ -3,6 +3,7 @@ import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import type { TotpEnrolment } from "../../../server/auth/account-changes.ts";
+import { ConfirmPasswordField } from "./confirm-password-field";
 import { totpCodeSchema, totpEnableSchema } from "./schemas";
 import { detailsOf } from "./shared";
 
@@ -39,14 +40,7 @@ export function StartEnrolment({
           code.
         </p>
       )}
-      <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-      <InputField
-        type="password"
-        meta={fields.password}
-        label="Confirm your password"
-        autoComplete="current-password"
-        className="max-w-sm"
-      />
+      <ConfirmPasswordField email={email} meta={fields.password} className="max-w-sm" />
       <div>
         <SubmitButton busy={busy} pendingLabel="Starting…">
           Set up two-factor authentication

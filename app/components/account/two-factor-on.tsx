@@ -1,12 +1,12 @@
 import { KeyRound, ShieldOff } from "lucide-react";
 import { useState } from "react";
-import { InputField } from "~/components/forms/fields";
 import { FormDialog } from "~/components/forms/form-dialog";
 import { IntentForm, useIntentForm } from "~/components/forms/intent-form";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
 import { BackupCodes } from "./backup-codes";
+import { ConfirmPasswordField } from "./confirm-password-field";
 import { backupCodesSchema, totpDisableSchema } from "./schemas";
 import { detailsOf } from "./shared";
 
@@ -32,13 +32,7 @@ export function TwoFactorOn({ email, onCodesReplaced }: { email: string; onCodes
       >
         {(fields) => (
           <>
-            <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-            <InputField
-              type="password"
-              meta={fields.password}
-              label="Confirm your password"
-              autoComplete="current-password"
-            />
+            <ConfirmPasswordField email={email} meta={fields.password} />
           </>
         )}
       </FormDialog>
@@ -102,13 +96,7 @@ function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: s
   const { fields, busy } = regenerate;
   return (
     <IntentForm state={regenerate} className="flex flex-col gap-4" data-testid="backup-codes-form">
-      <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
-      <InputField
-        type="password"
-        meta={fields.password}
-        label="Confirm your password"
-        autoComplete="current-password"
-      />
+      <ConfirmPasswordField email={email} meta={fields.password} />
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>

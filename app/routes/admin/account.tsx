@@ -2,6 +2,7 @@ import { ApiTokenCard } from "~/components/account/api-token-card";
 import { accountIntents } from "~/components/account/intents.server";
 import { PasskeysCard } from "~/components/account/passkeys-card";
 import { PasswordCard } from "~/components/account/password-card";
+import { PhoneCard } from "~/components/account/phone-card";
 import { ProfileCard } from "~/components/account/profile-card";
 import { SessionsCard } from "~/components/account/sessions-card";
 import type { AccountDetails } from "~/components/account/shared";
@@ -16,17 +17,16 @@ import type { AccountVisitor } from "../../../server/auth/account-changes.ts";
 import type { Route } from "./+types/account";
 
 /**
- * The signed-in user's own account: name, password, sessions, two-factor, passkeys
- * and API tokens. Every form posts an intent to this route's action; the admin
+ * The signed-in user's own account: name, password, sessions, two-factor (an
+ * authenticator app, or codes by text message), passkeys and API tokens. Every form posts an intent to this route's action; the admin
  * layout's guard has already checked the session and role.
  */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("Account");
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { auth } = context.get(servicesContext);
   const viewer = context.get(viewerContext);
-  return loadAccountOverview(auth, viewer.user.id, viewer.session.id);
+  return loadAccountOverview(context.get(servicesContext), viewer.user.id, viewer.session.id);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AccountPage({ loaderData }: Route.ComponentProps) {
-  const { user, twoFactor, sessions, passkeys } = loaderData;
+  const { user, twoFactor, phone, sessions, passkeys } = loaderData;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <div>
@@ -54,6 +54,7 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
       <ProfileCard name={user.name} email={user.email} />
       <PasswordCard email={user.email} />
       <TwoFactorCard state={twoFactor} email={user.email} />
+      <PhoneCard phone={phone} email={user.email} />
       <PasskeysCard passkeys={passkeys} />
       <SessionsCard sessions={sessions} />
       <ApiTokenCard />

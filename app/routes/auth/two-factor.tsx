@@ -1,4 +1,4 @@
-import { ShieldCheck } from "lucide-react";
+import { MessageSquareText, ShieldCheck } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AuthCard, LINK_CLASSES } from "~/components/auth/auth-card";
 import { Feedback } from "~/components/auth/feedback";
@@ -12,17 +12,22 @@ import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
 import { getViewer } from "../../../server/auth/guards.ts";
 import {
+  type AuthCallResult,
   callAuth,
   forwardedCookies,
   hasTwoFactorChallenge,
   rateLimitMessage,
 } from "../../../server/auth/handler-calls.ts";
+import { PHONE_CODE_MINUTES } from "../../../server/auth/phone-factor.ts";
+import type { SignInFactors } from "../../../server/auth/phone-factor-endpoints.ts";
 import type { Route } from "./+types/two-factor";
 
 /**
  * The second step of signing in when two-factor is on: after a correct password,
- * Better Auth holds the sign-in in a short-lived cookie until a TOTP code (or a
- * one-time backup code) is verified, through its handler and its rate limit.
+ * Better Auth holds the sign-in in a short-lived cookie until a second factor is
+ * verified, through its handler and its rate limit: a code from the authenticator
+ * app, a one-time backup code, or a code texted to the account's confirmed phone
+ * number. Each is a plain form: the page works without JavaScript.
  */
 
 export const meta: Route.MetaFunction = () => [
@@ -34,10 +39,23 @@ export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 const ERROR_TITLE = "Error signing in";
 
-type Method = "totp" | "backup";
+type Method = "totp" | "backup" | "sms";
 
-function methodOf(value: string | null): Method {
-  return value === "backup" ? "backup" : "totp";
+/** The method asked for, if this account has it; else its first one. */
+function methodOf(value: string | null, factors: SignInFactors): Method {
+  const available: Method[] = [
+    ...(factors.authenticator ? (["totp"] as const) : []),
+    ...(factors.phone ? (["sms"] as const) : []),
+    ...(factors.backupCodes ? (["backup"] as const) : []),
+  ];
+  return available.find((method) => method === value) ?? available[0] ?? "totp";
+}
+
+function twoFactorPath(method: Method, redirectTo: string | undefined, sent = false): string {
+  const query = new URLSearchParams({ method });
+  if (sent) query.set("sent", "1");
+  if (redirectTo) query.set("redirectTo", redirectTo);
+  return `/auth/two-factor?${query}`;
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,125 +63,208 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = keptRedirect(url.searchParams.get("redirectTo"));
   if (await getViewer(services, request)) throw redirect(afterSignInPath(redirectTo));
-  if (!hasTwoFactorChallenge(request)) throw redirect(signInPath({ redirectTo }));
-  return { method: methodOf(url.searchParams.get("method")), redirectTo: redirectTo ?? "" };
+  // The factors of the account whose sign-in waits for its second step (none: no sign-in waits).
+  const factors = hasTwoFactorChallenge(request)
+    ? ((await services.auth.api.signInFactors({ headers: request.headers }).catch(() => null)) as SignInFactors | null)
+    : null;
+  if (!factors) throw redirect(signInPath({ redirectTo }));
+  const method = methodOf(url.searchParams.get("method"), factors);
+  return {
+    method,
+    factors,
+    sent: method === "sms" && url.searchParams.get("sent") === "1",
+    redirectTo: redirectTo ?? "",
+  };
 }
+
+/** A 429 with the wait, as the page shows it. */
+function rateLimited(result: AuthCallResult) {
+  const retry = result.retryAfterSeconds;
+  return data<FormResult<"code">>(
+    { message: { tone: "error", title: ERROR_TITLE, description: rateLimitMessage(result) } },
+    { status: 429, headers: forwardedCookies(result, retry ? { "Retry-After": String(retry) } : undefined) },
+  );
+}
+
+const EXPIRED_SIGN_IN = "This sign-in attempt has expired or was tried too many times. Please sign in again.";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const form = await request.formData();
-  const method = methodOf(formText(form, "method"));
-  const typed = formText(form, "code");
-  const code = method === "totp" ? typed.replace(/[\s-]/g, "") : typed;
-  const destination = afterSignInPath(formText(form, "redirectTo"));
+  const method = (["totp", "backup", "sms"] as const).find((name) => name === formText(form, "method")) ?? "totp";
+  const redirectTo = keptRedirect(formText(form, "redirectTo"));
 
+  if (formText(form, "intent") === "send-code") {
+    const result = await callAuth(services, request, "/two-factor/send-otp", {});
+    if (result.ok) throw redirect(twoFactorPath("sms", redirectTo, true), { headers: forwardedCookies(result) });
+    if (result.status === 429) return rateLimited(result);
+    const restart = result.body.code === "INVALID_TWO_FACTOR_COOKIE";
+    return data<FormResult<"code"> & { restart?: true }>(
+      {
+        message: {
+          tone: "error",
+          title: ERROR_TITLE,
+          description: restart ? EXPIRED_SIGN_IN : result.body.message || "No code could be sent. Please try again.",
+        },
+        ...(restart ? { restart: true as const } : {}),
+      },
+      { status: result.status >= 500 ? 500 : 400, headers: forwardedCookies(result) },
+    );
+  }
+
+  const typed = formText(form, "code");
+  const code = method === "backup" ? typed : typed.replace(/[\s-]/g, "");
   if (!code) {
-    const description = method === "totp" ? "Please enter the 6-digit code." : "Please enter a backup code.";
+    const description = method === "backup" ? "Please enter a backup code." : "Please enter the 6-digit code.";
     return data<FormResult<"code">>(
       { message: { tone: "error", title: ERROR_TITLE, description }, fieldErrors: { code: description } },
       { status: 400 },
     );
   }
 
-  const path = method === "totp" ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
+  const path = {
+    totp: "/two-factor/verify-totp",
+    backup: "/two-factor/verify-backup-code",
+    sms: "/two-factor/verify-otp",
+  }[method];
   const result = await callAuth(services, request, path, { code });
   const headers = forwardedCookies(result);
-  if (result.ok) throw redirect(destination, { headers });
+  if (result.ok) throw redirect(afterSignInPath(redirectTo), { headers });
+  if (result.status === 429) return rateLimited(result);
 
-  if (result.status === 429) {
-    const retry = result.retryAfterSeconds;
+  const refused = result.body.code;
+  // A texted code that has expired, was used, or was tried too often: a new code will do.
+  if (method === "sms" && (refused === "OTP_HAS_EXPIRED" || refused === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE")) {
+    const description = "This code has expired or was already used. Send a new code.";
     return data<FormResult<"code">>(
-      { message: { tone: "error", title: ERROR_TITLE, description: rateLimitMessage(result) } },
-      { status: 429, headers: forwardedCookies(result, retry ? { "Retry-After": String(retry) } : undefined) },
+      { message: { tone: "error", title: ERROR_TITLE, description }, fieldErrors: { code: description } },
+      { status: 400, headers },
     );
   }
-  const expired =
-    result.body.code === "INVALID_TWO_FACTOR_COOKIE" || result.body.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE";
-  if (expired) {
+  if (refused === "INVALID_TWO_FACTOR_COOKIE" || refused === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE") {
     return data<FormResult<"code"> & { restart: true }>(
-      {
-        message: {
-          tone: "error",
-          title: ERROR_TITLE,
-          description: "This sign-in attempt has expired or was tried too many times. Please sign in again.",
-        },
-        restart: true,
-      },
+      { message: { tone: "error", title: ERROR_TITLE, description: EXPIRED_SIGN_IN }, restart: true },
       { status: 401, headers },
     );
   }
-  const description = method === "totp" ? "The code is not valid. Please try again." : "The backup code is not valid.";
+  const description =
+    method === "backup" ? "The backup code is not valid." : "The code is not valid. Please try again.";
   return data<FormResult<"code">>(
     { message: { tone: "error", title: ERROR_TITLE, description }, fieldErrors: { code: description } },
     { status: result.status >= 500 ? 500 : 401, headers },
   );
 }
 
+const DESCRIPTIONS: Record<Method, string> = {
+  totp: "Enter the 6-digit code from your authenticator app.",
+  backup: "Enter one of the backup codes you saved when you turned on two-factor authentication. Each works once.",
+  sms: "We text a 6-digit code to your phone.",
+};
+
 export default function TwoFactorPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const { method, redirectTo } = loaderData;
-  const other = new URLSearchParams({ method: method === "totp" ? "backup" : "totp" });
-  if (redirectTo) other.set("redirectTo", redirectTo);
+  const { method, factors, sent, redirectTo } = loaderData;
+  const kept = redirectTo || undefined;
   const restart = actionData && "restart" in actionData;
+  // The code field of a texted code shows once a code was sent (or one was tried).
+  const codeSent = method !== "sms" || sent || Boolean(actionData?.fieldErrors?.code);
+  const notice =
+    method === "sms" && sent && !actionData
+      ? {
+          tone: "success" as const,
+          title: "Code sent",
+          description: `A code was sent to your phone number ending in ${factors.phone?.slice(-4)}. It works for ${PHONE_CODE_MINUTES} minutes.`,
+        }
+      : undefined;
+  const others: Array<[Method, string]> = [
+    ["totp", "Use your authenticator app instead"],
+    ["sms", "Text me a code instead"],
+    ["backup", "Use a backup code instead"],
+  ];
+  const available = { totp: factors.authenticator, sms: Boolean(factors.phone), backup: factors.backupCodes };
   return (
     <AuthCard
       title="Two-factor authentication"
       description={
-        method === "totp"
-          ? "Enter the 6-digit code from your authenticator app."
-          : "Enter one of the backup codes you saved when you turned on two-factor authentication. Each works once."
+        method === "sms" && factors.phone
+          ? `We text a 6-digit code to your phone number ending in ${factors.phone.slice(-4)}.`
+          : DESCRIPTIONS[method]
       }
       footer={
         <p>
-          <Link to={signInPath({ redirectTo: redirectTo || undefined })} className={LINK_CLASSES}>
+          <Link to={signInPath({ redirectTo: kept })} className={LINK_CLASSES}>
             Start again
           </Link>
         </p>
       }
     >
-      <Feedback message={actionData?.message} />
+      <Feedback message={actionData?.message ?? notice} toastKey={actionData?.message ?? (sent ? "sent" : undefined)} />
       {restart ? (
-        <Link to={signInPath({ redirectTo: redirectTo || undefined })} className={LINK_CLASSES}>
+        <Link to={signInPath({ redirectTo: kept })} className={LINK_CLASSES}>
           Sign in again
         </Link>
       ) : (
-        <Form method="post" className="flex flex-col gap-4" data-testid="two-factor-form">
-          <input type="hidden" name="method" value={method} />
-          <input type="hidden" name="redirectTo" value={redirectTo} />
-          {method === "totp" ? (
-            <TextField
-              key="totp"
-              label="Authentication code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9 ]{6,7}"
-              maxLength={7}
-              required
-              autoFocus
-              error={actionData?.fieldErrors?.code}
-            />
-          ) : (
-            <TextField
-              key="backup"
-              label="Backup code"
-              name="code"
-              autoComplete="off"
-              spellCheck={false}
-              required
-              autoFocus
-              error={actionData?.fieldErrors?.code}
-            />
+        <div className="flex flex-col gap-4">
+          {codeSent && (
+            <Form method="post" className="flex flex-col gap-4" data-testid="two-factor-form">
+              <input type="hidden" name="method" value={method} />
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              {method === "backup" ? (
+                <TextField
+                  key="backup"
+                  label="Backup code"
+                  name="code"
+                  autoComplete="off"
+                  spellCheck={false}
+                  required
+                  autoFocus
+                  error={actionData?.fieldErrors?.code}
+                />
+              ) : (
+                <TextField
+                  key={method}
+                  label={method === "sms" ? "Code from the text message" : "Authentication code"}
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  pattern="[0-9 ]{6,7}"
+                  maxLength={7}
+                  required
+                  autoFocus
+                  error={actionData?.fieldErrors?.code}
+                />
+              )}
+              <Button type="submit" className="w-full" disabled={submitting}>
+                <ShieldCheck aria-hidden="true" className="size-4" />
+                {submitting ? "Verifying…" : "Verify"}
+              </Button>
+            </Form>
           )}
-          <Button type="submit" className="w-full" disabled={submitting}>
-            <ShieldCheck aria-hidden="true" className="size-4" />
-            {submitting ? "Verifying…" : "Verify"}
-          </Button>
-          <Link to={`/auth/two-factor?${other}`} className={`text-sm ${LINK_CLASSES}`}>
-            {method === "totp" ? "Use a backup code instead" : "Use your authenticator app instead"}
-          </Link>
-        </Form>
+          {method === "sms" && (
+            <Form method="post" data-testid="send-code-form">
+              <input type="hidden" name="intent" value="send-code" />
+              <input type="hidden" name="method" value="sms" />
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              <Button
+                type="submit"
+                variant={codeSent ? "secondary" : "primary"}
+                className="w-full"
+                disabled={submitting}
+              >
+                <MessageSquareText aria-hidden="true" className="size-4" />
+                {codeSent ? "Send a new code" : "Text me a code"}
+              </Button>
+            </Form>
+          )}
+          {others
+            .filter(([other]) => other !== method && available[other])
+            .map(([other, label]) => (
+              <Link key={other} to={twoFactorPath(other, kept)} className={`text-sm ${LINK_CLASSES}`}>
+                {label}
+              </Link>
+            ))}
+        </div>
       )}
     </AuthCard>
   );

@@ -1,0 +1,29 @@
+import { InputField, type InputFieldProps } from "~/components/forms/fields";
+
+/**
+ * "Confirm with the password": the field every sensitive change of the account page
+ * asks for (two-factor, backup codes, the phone), with the account's email beside it,
+ * hidden, so that password managers know which password to fill in.
+ */
+export function ConfirmPasswordField({
+  email,
+  meta,
+  className,
+}: {
+  email: string;
+  meta: InputFieldProps["meta"];
+  className?: string;
+}) {
+  return (
+    <>
+      <input type="text" name="username" value={email} autoComplete="username" readOnly hidden />
+      <InputField
+        type="password"
+        meta={meta}
+        label="Confirm your password"
+        autoComplete="current-password"
+        className={className}
+      />
+    </>
+  );
+}
