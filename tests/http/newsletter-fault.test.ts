@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -29,6 +30,11 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
  * after about a second, polls five times a second), so that a dead process's emails
  * are taken over, and those that failed during the outage retried, within seconds,
  * by the code paths and timers that do it in production.
+ *
+ * Waits follow events (a message reaching the peer, a line of the server's log); only
+ * the outbox's rows, which announce nothing, are polled. The time limits are generous
+ * and explicit: the file may share two cores with a browser test file, which slows
+ * every restart and send severalfold.
  */
 
 const SUBSCRIBERS = 2_000;
@@ -41,9 +47,30 @@ const WORKER_INTERVALS = {
   MAIL_POLL_SECONDS: "0.2",
   NEWSLETTER_POLL_SECONDS: "0.2",
 };
+/** Time limits of the waits (and the seeding's share of the tests' timeouts), in ms. */
+const LIMITS = {
+  /** Seeding a database with thousands of subscribers (PostgreSQL is the slower). */
+  seed: 30_000,
+  /** A (re)started server reaching the next kill threshold. */
+  nextThreshold: 45_000,
+  /** Every subscriber's message arriving, after the last restart or the outage. */
+  delivery: 60_000,
+  /** The outbox recording every row as sent (duplicates of a killed server's rows included). */
+  outboxSent: 30_000,
+  /** The worker noticing the outage, then retrying during it. */
+  outage: 20_000,
+};
+/**
+ * The whole test: four server starts (30 s each at most, tests/helpers/server.ts),
+ * the waits above and a graceful stop (20 s at most), so that a slow step fails with
+ * its own message rather than the test's timeout.
+ */
+const SIGKILL_TEST_TIMEOUT_MS =
+  LIMITS.seed + 4 * 30_000 + KILLS * LIMITS.nextThreshold + LIMITS.delivery + LIMITS.outboxSent + 20_000;
+const OUTAGE_TEST_TIMEOUT_MS =
+  LIMITS.seed + 30_000 + LIMITS.nextThreshold + 2 * LIMITS.outage + LIMITS.delivery + LIMITS.outboxSent + 20_000;
 const silent = pino({ level: "silent" });
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Cleanups = (() => Promise<unknown>)[];
 
@@ -150,6 +177,10 @@ interface SmtpPeer {
   port: number;
   url: string;
   received: ReceivedMessage[];
+  /** The distinct envelope recipients of `received`. */
+  recipients: Set<string>;
+  /** Emits "message" once each accepted message is in `received`. */
+  events: EventEmitter;
   /** Delay before the reply to the message data, to slow the send down. */
   dataDelayMs: number;
   close(): Promise<void>;
@@ -157,6 +188,8 @@ interface SmtpPeer {
 
 async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
   const received: ReceivedMessage[] = [];
+  const recipients = new Set<string>();
+  const events = new EventEmitter();
   const options = { dataDelayMs: 0 };
   const server = new SMTPServer({
     authOptional: true,
@@ -170,7 +203,10 @@ async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
         const head = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n", 1)[0] ?? "";
         const messageId = /^message-id:\s*(<[^>]+>)/im.exec(head)?.[1] ?? `(none ${received.length})`;
         setTimeout(() => {
-          received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), messageId });
+          const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+          received.push({ to, messageId });
+          for (const address of to) recipients.add(address);
+          events.emit("message");
           callback();
         }, options.dataDelayMs);
       });
@@ -188,6 +224,8 @@ async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     port: actualPort,
     url: `smtp://127.0.0.1:${actualPort}`,
     received,
+    recipients,
+    events,
     get dataDelayMs() {
       return options.dataDelayMs;
     },
@@ -235,11 +273,57 @@ async function killHard(server: RunningServer): Promise<void> {
   await server.exited;
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(5);
+/** Resolves once condition() holds, checked again at each message the peers receive. */
+async function waitForMessages(
+  peers: SmtpPeer[],
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  if (condition()) return;
+  await new Promise<void>((resolve, reject) => {
+    const finish = () => {
+      clearTimeout(timer);
+      for (const peer of peers) peer.events.off("message", check);
+    };
+    const check = () => {
+      if (!condition()) return;
+      finish();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      finish();
+      reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
+    for (const peer of peers) peer.events.on("message", check);
+  });
+}
+
+/** The rows of the outbox that are not sent yet, by status. */
+async function unsentRows(database: TestDatabase): Promise<{ status: string; n: number }[]> {
+  const rows = await withDb(database, (db) =>
+    db
+      .selectFrom("email_outbox")
+      .select((eb) => ["status", eb.fn.countAll<number>().as("n")])
+      .where("status", "!=", "sent")
+      .groupBy("status")
+      .execute(),
+  );
+  return rows.map((row) => ({ status: row.status, n: Number(row.n) }));
+}
+
+/**
+ * Resolves once every outbox row is sent: a row the killed server sent but did not record
+ * is sent again (same Message-ID) when its lease expires, after every subscriber already
+ * has a message. The outbox announces nothing, so it is polled.
+ */
+async function waitForOutboxSent(database: TestDatabase): Promise<void> {
+  const deadline = Date.now() + LIMITS.outboxSent;
+  for (let unsent = await unsentRows(database); unsent.length > 0; unsent = await unsentRows(database)) {
+    if (Date.now() > deadline) {
+      throw new Error(`Outbox rows still not sent after ${LIMITS.outboxSent} ms: ${JSON.stringify(unsent)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -280,9 +364,9 @@ async function expectOutboxAllSent(database: TestDatabase, count: number): Promi
 describe.concurrent.each(TEST_DIALECTS)(
   "newsletter notification under faults (real server, real SMTP peer, %s)",
   (dialect) => {
-    it(`SIGKILL at ${KILLS} random moments of a send to ${SUBSCRIBERS} subscribers: each gets it exactly once`, async ({
-      onTestFinished,
-    }) => {
+    it(`SIGKILL at ${KILLS} random moments of a send to ${SUBSCRIBERS} subscribers: each gets it exactly once`, {
+      timeout: SIGKILL_TEST_TIMEOUT_MS,
+    }, async ({ onTestFinished }) => {
       const cleanups = useCleanups(onTestFinished);
       const database = await seedDatabase(cleanups, dialect, SUBSCRIBERS);
       const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-fault-"));
@@ -297,14 +381,19 @@ describe.concurrent.each(TEST_DIALECTS)(
       const killedAt: number[] = [];
       let server = await startBastion(cleanups, database, dataDir, peer);
       for (const threshold of thresholds) {
-        await waitUntil(() => peer.received.length >= threshold, 40_000, `${threshold} messages`);
+        await waitForMessages(
+          [peer],
+          () => peer.received.length >= threshold,
+          LIMITS.nextThreshold,
+          `${threshold} messages`,
+        );
         await killHard(server);
         killedAt.push(peer.received.length);
         // The next process takes the dead one's emails over once their leases expire.
         server = await startBastion(cleanups, database, dataDir, peer);
       }
       try {
-        await waitUntil(() => messageIdsByRecipient(peer.received).size >= SUBSCRIBERS, 30_000, "every message");
+        await waitForMessages([peer], () => peer.recipients.size >= SUBSCRIBERS, LIMITS.delivery, "every message");
       } catch (error) {
         const statuses = await withDb(database, (db) =>
           db
@@ -322,8 +411,8 @@ describe.concurrent.each(TEST_DIALECTS)(
           )}`,
         );
       }
-      // Room for a late duplicate to show up before the checks.
-      await sleep(500);
+      // Every late duplicate is sent once its row is: nothing can arrive after this.
+      await waitForOutboxSent(database);
       expect(await server.stop()).toBe(0);
 
       expect(killedAt.length).toBe(KILLS);
@@ -331,9 +420,9 @@ describe.concurrent.each(TEST_DIALECTS)(
       await expectOutboxAllSent(database, SUBSCRIBERS);
     });
 
-    it(`the SMTP peer down in the middle of a send to ${OUTAGE_SUBSCRIBERS} subscribers, then back: all delivered once`, async ({
-      onTestFinished,
-    }) => {
+    it(`the SMTP peer down in the middle of a send to ${OUTAGE_SUBSCRIBERS} subscribers, then back: all delivered once`, {
+      timeout: OUTAGE_TEST_TIMEOUT_MS,
+    }, async ({ onTestFinished }) => {
       const cleanups = useCleanups(onTestFinished);
       const database = await seedDatabase(cleanups, dialect, OUTAGE_SUBSCRIBERS);
       const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-fault-"));
@@ -348,41 +437,31 @@ describe.concurrent.each(TEST_DIALECTS)(
       });
 
       const server = await startBastion(cleanups, database, dataDir, first);
-      await waitUntil(() => first.received.length >= OUTAGE_SUBSCRIBERS / 3, 40_000, "the first messages");
+      await waitForMessages(
+        [first],
+        () => first.received.length >= OUTAGE_SUBSCRIBERS / 3,
+        LIMITS.nextThreshold,
+        "the first messages",
+      );
       await first.close();
-      // Down: every send fails; the rows go back to pending with a retry time.
-      const waitingForRetry = async () =>
-        withDb(database, async (db) =>
-          Number(
-            (
-              await db
-                .selectFrom("email_outbox")
-                .select((eb) => eb.fn.countAll<number>().as("n"))
-                .where("status", "=", "pending")
-                .where("attempts", ">=", 1)
-                .executeTakeFirstOrThrow()
-            ).n,
-          ),
-        );
-      const deadline = Date.now() + 20_000;
-      let retrying = await waitingForRetry();
-      while (retrying === 0 && Date.now() < deadline) {
-        await sleep(100);
-        retrying = await waitingForRetry();
-      }
-      expect(retrying, "rows waiting for a retry during the outage").toBeGreaterThan(0);
-      await sleep(1_000);
+      // Down: every send fails, and the rows wait for a retry; the peer stays down
+      // until a retry has failed too.
+      const retryFailed = (attempt: number) => (line: { msg?: string; attempt?: unknown }) =>
+        line.msg === "Email not sent; will retry" && typeof line.attempt === "number" && line.attempt >= attempt;
+      await server.waitForLog(retryFailed(1), LIMITS.outage);
+      await server.waitForLog(retryFailed(2), LIMITS.outage);
 
       second = await startSmtpPeer(port);
       const peerBack = second;
       // The worker's polls send them again as their backoff passes.
       const all = () => [...first.received, ...peerBack.received];
-      await waitUntil(
-        () => messageIdsByRecipient(all()).size >= OUTAGE_SUBSCRIBERS,
-        30_000,
+      await waitForMessages(
+        [first, peerBack],
+        () => new Set([...first.recipients, ...peerBack.recipients]).size >= OUTAGE_SUBSCRIBERS,
+        LIMITS.delivery,
         "every subscriber's message",
       );
-      await sleep(500);
+      await waitForOutboxSent(database);
       expect(await server.stop()).toBe(0);
 
       expectExactlyOnce(all(), OUTAGE_SUBSCRIBERS);
