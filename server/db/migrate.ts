@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { DialectName } from "./connection.ts";
 import { migrationsFor } from "./migrations/index.ts";
+import type { Database } from "./schema.ts";
 
 export class MigrationError extends Error {
   override name = "MigrationError";
@@ -13,7 +14,7 @@ export class MigrationError extends Error {
  * migrate once. Each migration runs in a transaction on both databases.
  * Returns the names of the migrations applied now.
  */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
   const migrations = migrationsFor(dialect);
   const migrator = new Migrator({
     db,

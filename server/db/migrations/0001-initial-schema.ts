@@ -65,7 +65,7 @@ function columnTypes(dialect: DialectName) {
   };
 }
 
-export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const t = columnTypes(dialect);
 
   await createBetterAuthTables(db, dialect);
@@ -396,7 +396,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [...APP_TABLES, ...BETTER_AUTH_TABLES]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

@@ -9,7 +9,17 @@ import type { Kysely } from "kysely";
 
 const NOTIFY_PREFIX = "notify:";
 
-export async function up(db: Kysely<any>): Promise<void> {
+/**
+ * The columns this migration reads and writes, as they are at this point of the
+ * schema's history (a type literal: withTables wants an index signature, which
+ * interfaces lack).
+ */
+type OutboxAtThisMigration = {
+  email_outbox: { idempotency_key: string; batch_id: string | null };
+};
+
+export async function up(schemaDb: Kysely<unknown>): Promise<void> {
+  const db = schemaDb.withTables<OutboxAtThisMigration>();
   await db.schema.alterTable("email_outbox").addColumn("batch_id", "text").execute();
   await db.schema.createIndex("email_outbox_batch_idx").on("email_outbox").columns(["batch_id", "status"]).execute();
 
@@ -37,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("email_outbox_batch_idx").execute();
   await db.schema.alterTable("email_outbox").dropColumn("batch_id").execute();
 }

@@ -23,7 +23,7 @@ export const REVISIONED_TABLES = [
   "newsletter_settings",
 ] as const;
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of REVISIONED_TABLES) {
     await db.schema
       .alterTable(table)
@@ -38,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("chapter_sections").addColumn("alt", "text").execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("chapter_sections").dropColumn("alt").execute();
   await db.schema.dropTable("list_revisions").execute();
   for (const table of REVISIONED_TABLES) {

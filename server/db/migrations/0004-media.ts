@@ -8,7 +8,7 @@ import type { DialectName } from "../connection.ts";
  * and a revision for optimistic concurrency on the alt text. Listing is newest first.
  */
 
-export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const postgres = dialect === "postgres";
   await db.schema.alterTable("media").addColumn("alt", "text").execute();
   await db.schema.alterTable("media").addColumn("original_name", "text").execute();
@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await db.schema.createIndex("media_created_at_idx").on("media").column("created_at").execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("media_created_at_idx").execute();
   for (const column of ["revision", "variants", "source_url", "original_name", "alt"]) {
     await db.schema.alterTable("media").dropColumn(column).execute();

@@ -34,7 +34,7 @@ export const BETTER_AUTH_TABLES = [
   "user",
 ] as const;
 
-export async function createBetterAuthTables(db: Kysely<any>, dialect: "sqlite" | "postgres"): Promise<void> {
+export async function createBetterAuthTables(db: Kysely<unknown>, dialect: "sqlite" | "postgres"): Promise<void> {
   const postgres = dialect === "postgres";
   const date = postgres ? "timestamptz" : "date";
   const boolean = postgres ? "boolean" : "integer";

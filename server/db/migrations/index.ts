@@ -8,8 +8,8 @@ import * as media from "./0004-media.ts";
 import * as phoneFactor from "./0005-phone-factor.ts";
 
 interface DialectAwareMigration {
-  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
-  down?(db: Kysely<any>, dialect: DialectName): Promise<void>;
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+  down?(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
 }
 
 /** Every migration, in order. Names sort lexically; never rename or edit a released one. */
@@ -27,8 +27,8 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     Object.entries(MIGRATIONS).map(([name, migration]) => [
       name,
       {
-        up: (db: Kysely<any>) => migration.up(db, dialect),
-        down: migration.down ? (db: Kysely<any>) => migration.down!(db, dialect) : undefined,
+        up: (db: Kysely<unknown>) => migration.up(db, dialect),
+        down: migration.down ? (db: Kysely<unknown>) => migration.down!(db, dialect) : undefined,
       },
     ]),
   );
