@@ -1,6 +1,6 @@
 /** Calendar days in UTC as `YYYY-MM-DD`: the unit of page_views and of the dashboard chart. */
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);

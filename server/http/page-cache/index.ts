@@ -139,17 +139,16 @@ async function pageFrom(rendered: OutgoingHttpHeaders, body: Buffer): Promise<Ca
   return page;
 }
 
-/**
- * The encodings an Accept-Encoding header accepts, best first (negotiator; ties go to
- * our order). Remembered per header value: clients send few distinct ones.
- */
 /** negotiator 1.x breaks ties by a `preferred` order, which @types/negotiator does not declare. */
 interface EncodingNegotiator {
   encodings(available: readonly string[], options: { preferred: readonly string[] }): string[];
 }
 
-const acceptedEncodings = new Map<string, Encoding[]>();
-const MAX_REMEMBERED_ACCEPT_ENCODINGS = 100;
+/**
+ * The encodings an Accept-Encoding header accepts, best first (negotiator; ties go to
+ * our order). Remembered per header value: clients send few distinct ones.
+ */
+const acceptedEncodings = new LRUCache<string, Encoding[]>({ max: 100 });
 
 function encodingsAccepted(acceptEncoding: string | undefined): Encoding[] {
   const header = acceptEncoding ?? "";
@@ -157,7 +156,6 @@ function encodingsAccepted(acceptEncoding: string | undefined): Encoding[] {
   if (!accepted) {
     const negotiator = new Negotiator({ headers: { "accept-encoding": header } }) as unknown as EncodingNegotiator;
     accepted = negotiator.encodings(ENCODINGS, { preferred: ENCODINGS }) as Encoding[];
-    if (acceptedEncodings.size >= MAX_REMEMBERED_ACCEPT_ENCODINGS) acceptedEncodings.clear();
     acceptedEncodings.set(header, accepted);
   }
   return accepted;

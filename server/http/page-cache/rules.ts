@@ -19,6 +19,8 @@ export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
 /** Never cached: private areas, resource routes with per-visitor answers, data requests, tokens in links. */
 const EXCLUDED_PREFIXES = ["/admin", "/auth", "/api", "/assets", "/.well-known", "/newsletter", "/healthz"];
+/** What an excluded path starts with, beyond the prefix itself (spelled out once, not per request). */
+const EXCLUDED_STARTS = EXCLUDED_PREFIXES.flatMap((prefix) => [`${prefix}/`, `${prefix}.`]);
 
 /**
  * Headers of the rendered response that are not replayed from the cache: those of that
@@ -61,9 +63,7 @@ export function pageCacheKey(request: RequestLike, version: number | string): st
   if (path.includes("?") || path.includes("#")) return null;
   if (!path.startsWith("/") || path.startsWith("//")) return null;
   if (path.endsWith(".data")) return null;
-  for (const prefix of EXCLUDED_PREFIXES) {
-    if (path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}.`)) return null;
-  }
+  if (EXCLUDED_PREFIXES.includes(path) || EXCLUDED_STARTS.some((start) => path.startsWith(start))) return null;
   if (request.headers.authorization) return null;
   if (hasSessionCookie(request.headers.cookie)) return null;
   return `${version}\n${path}`;
