@@ -9,7 +9,8 @@ import { expect } from "vitest";
 /**
  * Headless Chromium for the browser tests, without system packages: CHROME_PATH when
  * set, else the Chromium shipped inside @sparticuz/chromium, unpacked once into its
- * own folder under the system temp directory (see STACK-NOTES.md).
+ * own folder under the system temp directory (left to itself, the package unpacks into
+ * the temp directory's root and reuses whatever an earlier unpacking left there).
  */
 
 const CHROMIUM_VERSION = "153";
