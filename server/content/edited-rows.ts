@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { dynamicTables } from "./dynamic-tables.ts";
 import { changedColumns, type EditedThing, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import { type ContentStore, type ContentWrite, defined, writeContent } from "./store.ts";
 
@@ -6,8 +6,8 @@ import { type ContentStore, type ContentWrite, defined, writeContent } from "./s
  * The edit and the delete of one row by its id, the same for the tips, the resources
  * and the About page's lists: a save at the revision the editor saw, audited with the
  * columns it changed; a delete audited with the row's name. The tables differ, and
- * Kysely cannot type a query over a union of tables, so these run on an untyped view
- * of the transaction and the callers map the rows back.
+ * Kysely cannot type a query over a union of tables, so these run on
+ * dynamic-tables.ts's view and the callers map the rows back.
  */
 
 /** A table of items edited one by one, and how messages and the audit log name them. */
@@ -29,7 +29,7 @@ export async function updateRowAtRevision<Row extends { revision: number }>(
 ): Promise<Row> {
   const saved = defined(values);
   return writeContent(store, async ({ trx, audit }) => {
-    const db = trx as Kysely<any>;
+    const db = dynamicTables(trx);
     const { row, before } = await saveAtRevision<Row>(target.thing, revision, {
       read: async () =>
         (await db.selectFrom(target.table).selectAll().where("id", "=", id).executeTakeFirst()) as Row | undefined,
@@ -62,7 +62,7 @@ export async function deleteRow(
   alongside?: (write: ContentWrite) => Promise<void>,
 ): Promise<void> {
   await writeContent(store, async (write) => {
-    const row = await (write.trx as Kysely<any>)
+    const row = await dynamicTables(write.trx)
       .deleteFrom(target.table)
       .where("id", "=", id)
       .returning(target.label)

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { dynamicTables } from "./dynamic-tables.ts";
 import { type EditedThing, saveAtRevision } from "./revisions.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 
@@ -7,7 +8,7 @@ import { type ContentStore, writeContent } from "./store.ts";
  * Texts kept one row per key (the About page's texts in site_content, the links in
  * site_settings), which an editor saves together, each at the revision it was opened
  * at: all of them, or none. The two tables name their columns differently, and Kysely
- * cannot type a query over a union of tables, so these run on an untyped view.
+ * cannot type a query over a union of tables, so these run on dynamic-tables.ts's view.
  */
 
 /** A table of entries by key, and how messages and the audit log name it. */
@@ -43,7 +44,7 @@ export async function readEntries<Key extends string>(
   db: Kysely<Database>,
   target: EntryTable<Key>,
 ): Promise<Record<Key, EditorEntry>> {
-  const rows = (await (db as Kysely<any>)
+  const rows = (await dynamicTables(db)
     .selectFrom(target.table)
     .select([target.keyColumn, target.valueColumn, "revision"])
     .execute()) as EntryRow[];
@@ -64,7 +65,7 @@ export async function saveEntries<Key extends string>(
   changes: Partial<Record<Key, EditorEntry>>,
 ): Promise<Record<Key, EditorEntry>> {
   return writeContent(store, async ({ trx, audit }) => {
-    const db = trx as Kysely<any>;
+    const db = dynamicTables(trx);
     const saved: Key[] = [];
     for (const key of target.keys) {
       const change = changes[key];

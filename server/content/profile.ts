@@ -9,6 +9,7 @@ import type {
 } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
+import { dynamicTables } from "./dynamic-tables.ts";
 import { deleteRow, type EditedTable, updateRowAtRevision } from "./edited-rows.ts";
 import { orderedIdsField, revisionField } from "./fields.ts";
 import {
@@ -144,10 +145,10 @@ const toEvent = (row: Selectable<TimelineEventsTable>): TimelineEventRecord => (
 });
 
 // The three tables share these operations; Kysely cannot type a query over a union of
-// tables, so they run on an untyped view of the database and the callers map rows back.
+// tables, so they run on dynamic-tables.ts's view and the callers map rows back.
 
 async function selectOrdered<Row extends OrderedRow>(db: Kysely<Database>, kind: ListKind): Promise<Row[]> {
-  return (await (db as Kysely<any>)
+  return (await dynamicTables(db)
     .selectFrom(kind.table)
     .selectAll()
     .orderBy("order_index")
@@ -170,7 +171,7 @@ async function insertLast<Row extends OrderedRow>(
 ): Promise<Row> {
   return writeContent(store, async ({ trx, audit }) => {
     const order_index = await nextOrderIndex(trx, kind.table);
-    const row = (await (trx as Kysely<any>)
+    const row = (await dynamicTables(trx)
       .insertInto(kind.table)
       .values({ id: newId(kind.idPrefix), ...values, order_index })
       .returningAll()
