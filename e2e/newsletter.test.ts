@@ -149,13 +149,19 @@ describe("newsletter form with JavaScript", () => {
       await page.getByTestId("newsletter-email").fill("not an address");
       await page.getByTestId("newsletter-submit").click();
       expect(await textOf(page.getByTestId("newsletter-message"))).toBe("Please enter a valid email address");
+      // The request is held until the busy label has been seen, then let through.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       await page.route("**/api/newsletter/subscribe", async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await held;
         await route.continue();
       });
       await page.getByTestId("newsletter-email").fill("slow@example.test");
       await page.getByTestId("newsletter-submit").click();
-      expect(await textOf(page.getByTestId("newsletter-submit"))).toBe("Subscribing...");
+      await expect.poll(() => textOf(page.getByTestId("newsletter-submit"))).toBe("Subscribing...");
+      release();
       await expect.poll(() => textOf(page.getByTestId("newsletter-message"))).toContain("Please check your email");
     });
   });

@@ -110,7 +110,8 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
     mailer.wake();
     await peer.waitFor(1, 1_000);
     expect(Date.now() - started).toBeLessThan(1_000);
-    await sleep(100);
+    // Stopped, the worker has finished every send it started: two wakes sent one email.
+    await mailer.stop();
     expect(peer.received).toHaveLength(1);
   });
 
@@ -171,8 +172,9 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
     peer.dataDelayMs = 300;
     const { id } = await enqueueTestEmail(db(), "in-progress");
     const mailer = worker();
+    const sending = peer.nextData();
     const run = mailer.runOnce();
-    await sleep(100);
+    await sending;
     await mailer.stop();
     expect(await run).toBe(1);
     expect((await outboxRow(db(), id)).status).toBe("sent");
@@ -187,8 +189,9 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
     const ids: string[] = [];
     for (let index = 0; index < 3; index++) ids.push((await enqueueTestEmail(db(), `queued:${index}`)).id);
     const mailer = worker({ concurrency: 1, claimSize: 3 });
+    const sending = peer.nextData();
     const run = mailer.runOnce();
-    await sleep(100);
+    await sending;
     await mailer.stop();
     expect(await run).toBe(3);
     expect(peer.received).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -23,11 +24,15 @@ export interface SmtpPeer {
   dataDelayMs: number;
   /** Resolves once `count` messages arrived, or rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
+  /** Resolves when the next message's data starts arriving (a send is in progress). */
+  nextData(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
   const received: ReceivedMessage[] = [];
+  // "data" when a message's data starts, "message" once it is in `received`.
+  const events = new EventEmitter();
   const peer: SmtpPeer = {
     port: 0,
     url: "",
@@ -35,11 +40,15 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     rejectRecipient: () => undefined,
     dataDelayMs: 0,
     async waitFor(count, timeoutMs = 5_000) {
-      const deadline = Date.now() + timeoutMs;
+      const signal = AbortSignal.timeout(timeoutMs);
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`Expected ${count} message(s), got ${received.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await once(events, "message", { signal }).catch((error: Error) => {
+          throw signal.aborted ? new Error(`Expected ${count} message(s), got ${received.length}`) : error;
+        });
       }
+    },
+    nextData: async () => {
+      await once(events, "data");
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -57,6 +66,7 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
       callback(error);
     },
     onData(stream, session, callback) {
+      events.emit("data");
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
@@ -65,6 +75,7 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
         Promise.all([simpleParser(Buffer.concat(chunks)), delay]).then(
           ([parsed]) => {
             received.push({ envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address), parsed });
+            events.emit("message");
             callback();
           },
           (error: Error) => callback(error),
