@@ -1,312 +1,127 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { OutgoingHttpHeader } from "node:http";
+import { request as httpRequest } from "node:http";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import autocannon from "autocannon";
-import type { Kysely } from "kysely";
 import pino from "pino";
 import { loadConfig } from "../server/config.ts";
-import type { Database } from "../server/db/schema.ts";
 import { prepareDatabase } from "../server/db/setup.ts";
+import { signIn } from "../tests/helpers/accounts.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
-import { freePort } from "../tests/helpers/server.ts";
+import { type Baseline, NGINX_MISSING, type SavedPage, startMinimalNode, startNginx } from "./baselines.ts";
 import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 import { lighthouseScores } from "./lighthouse.ts";
+import { type LoadResult, loadGenerator, median, processCpuSeconds, residentMegabytes } from "./load.ts";
+import { CHAPTERS, EDITOR, insertDataSet, insertEditor, SECTIONS_PER_CHAPTER } from "./web-data.ts";
 
 /**
  * `npm run bench:web`: the production server on a fresh SQLite database with a
- * realistic data set, measured with autocannon (50 connections) on the public pages,
- * against a static baseline serving the same HTML bytes in the same run: nginx when it
- * is installed, else a minimal node:http server. Also prints the gzip size of the
- * client JavaScript and CSS each page loads. Targets: every cached page at
- * least 0.5 of the baseline's requests/second, p99 at most 25 ms; JS ≤ 130 KB and
- * CSS ≤ 20 KB gzip per route.
+ * realistic data set, driven by a load generator that is not the bottleneck (wrk when
+ * installed, see bench/load.ts), several rounds, medians printed:
+ * - the cached public pages, identity and gzip, each against nginx serving the same
+ *   bodies and a minimal node:http server answering the same headers and bodies from
+ *   memory (the runtime's own ceiling), with the server's and the generator's CPU share;
+ * - the same pages rendered for a signed-in editor (never cached), at 50 connections
+ *   for throughput and at one connection for the render's own latency, and a not-found
+ *   page (rendered every time by design);
+ * - the server's resident memory idle, after the cached load and after the rendered load;
+ * - the gzip size of the client JavaScript and CSS each page loads, and Lighthouse.
+ * Requests look like a browser's document loads (User-Agent, Accept), so page views are
+ * counted as in production. Targets: cached pages ≥ 0.9 of node:http and ≥ 0.6 of nginx
+ * with p99 ≤ 10 ms; the rendered chapter's p50 ≤ 10 ms; RSS ≤ 200 MB after the bench;
+ * JS ≤ 130 KB and CSS ≤ 20 KB gzip per route.
  */
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 8);
-const CHAPTERS = 20;
-const SECTIONS_PER_CHAPTER = 30;
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Skips Lighthouse (a minute of Chromium) when only the server's figures are wanted. */
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== "0";
+/** How long the server idles before its resident memory is read again after the load. */
+const RSS_SETTLE_MS = 10_000;
 const JS_BUDGET_KB = 130;
 const CSS_BUDGET_KB = 20;
 
 // ---------------------------------------------------------------------------------------
-// The data set
-
-const CODE_SAMPLES = [
-  {
-    language: "bash",
-    content:
-      'nmap -sV -p 1-65535 --open -oA scans/full 10.0.0.0/24\nfor host in $(cat hosts.txt); do\n  curl -sk "https://$host/.well-known/security.txt"\ndone',
-  },
-  {
-    language: "python",
-    content:
-      'import boto3\n\ndef public_buckets():\n    s3 = boto3.client("s3")\n    for bucket in s3.list_buckets()["Buckets"]:\n        acl = s3.get_bucket_acl(Bucket=bucket["Name"])\n        if any(g["Grantee"].get("URI", "").endswith("AllUsers") for g in acl["Grants"]):\n            yield bucket["Name"]\n',
-  },
-  {
-    language: "json",
-    content:
-      '{\n  "Version": "2012-10-17",\n  "Statement": [{ "Effect": "Deny", "Action": "s3:*", "Resource": "*",\n    "Condition": { "Bool": { "aws:SecureTransport": "false" } } }]\n}',
-  },
-  {
-    language: "typescript",
-    content:
-      "export async function scan(targets: string[]): Promise<Finding[]> {\n  const findings: Finding[] = [];\n  for (const target of targets) {\n    const response = await fetch(`https://$" +
-      '{target}`, { redirect: "manual" });\n    if (!response.headers.get("strict-transport-security")) findings.push({ target, issue: "no HSTS" });\n  }\n  return findings;\n}',
-  },
-];
-
-const PARAGRAPH =
-  "Vulnerability management is a loop, not a project: discover the assets, assess them, prioritise what matters to the business, remediate, and verify that the fix held. Each pass teaches you something about the environment that the last scan missed.";
-
-/** An SVG figure as a data: URI (the CSP allows data: images). */
-function figureDataUri(label: string): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360"><rect width="640" height="360" fill="#0f172a"/><path d="M40 300 L200 180 L320 240 L480 100 L600 160" fill="none" stroke="#22d3ee" stroke-width="6"/><text x="40" y="60" fill="#e2e8f0" font-family="sans-serif" font-size="28">${label}</text></svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
-}
-
-function sectionFor(chapter: number, index: number) {
-  const kind = index % 10;
-  if (kind === 0)
-    return {
-      type: "heading" as const,
-      content: `Part ${index / 10 + 1}: scanning chapter ${chapter}`,
-      caption: null,
-      language: null,
-    };
-  if (kind === 3 || kind === 7) {
-    const sample = CODE_SAMPLES[(chapter + index) % CODE_SAMPLES.length] as (typeof CODE_SAMPLES)[number];
-    return {
-      type: "code" as const,
-      content: sample.content,
-      caption: `Listing ${chapter}.${index}`,
-      language: sample.language,
-    };
-  }
-  if (kind === 5) {
-    return {
-      type: "image" as const,
-      // A small inline SVG: the data set is written straight into the database, so the
-      // media library holds no files to point at (they would have to be uploaded through
-      // /api/media first), and a broken image would cost the page its Lighthouse
-      // best-practices score.
-      content: figureDataUri(`Figure ${chapter}.${index}`),
-      caption: `Figure ${chapter}.${index}: the dashboard after the first scan`,
-      language: null,
-    };
-  }
-  if (kind === 6) {
-    return {
-      type: "list" as const,
-      content:
-        "Inventory every asset\nAuthenticate the scans\nTrack findings to closure\nReport on risk, not on counts",
-      caption: null,
-      language: null,
-    };
-  }
-  if (kind === 9) {
-    return {
-      type: "tip" as const,
-      content: "Schedule authenticated scans outside business hours and tell the SOC first.",
-      caption: null,
-      language: null,
-    };
-  }
-  return { type: "text" as const, content: `${PARAGRAPH}\n\n${PARAGRAPH}`, caption: null, language: null };
-}
-
-async function insertDataSet(db: Kysely<Database>): Promise<string[]> {
-  const day = (offset: number) => new Date(Date.UTC(2025, 0, 1) + offset * 86_400_000).toISOString();
-  const slugs: string[] = [];
-  for (let number = 1; number <= CHAPTERS; number++) {
-    const id = randomUUID();
-    const slug = `chapter-${number}-vulnerability-management-in-practice`;
-    slugs.push(slug);
-    await db
-      .insertInto("chapters")
-      .values({
-        id,
-        slug,
-        title: `Chapter ${number}: Vulnerability management in practice`,
-        number,
-        order_index: number,
-        published: true,
-        published_at: day(number * 7),
-        created_at: day(number * 7),
-        updated_at: day(number * 7),
-      })
-      .execute();
-    await db
-      .insertInto("chapter_sections")
-      .values(
-        Array.from({ length: SECTIONS_PER_CHAPTER }, (_, index) => ({
-          id: randomUUID(),
-          chapter_id: id,
-          order_index: index,
-          ...sectionFor(number, index),
-        })),
-      )
-      .execute();
-  }
-  const tipCategories = ["Tenable", "AWS", "Security Tips", "Career"] as const;
-  await db
-    .insertInto("tips_resources")
-    .values(
-      Array.from({ length: 40 }, (_, index) => ({
-        id: randomUUID(),
-        category: tipCategories[index % 4] as (typeof tipCategories)[number],
-        title: `Tip ${index + 1}: tune your scan policies`,
-        description: "Start from a template, remove the plugins you never act on, and keep the credentialed checks.",
-        url: index % 5 === 4 ? null : `https://example.com/tips/${index + 1}`,
-        type: index % 5 === 4 ? ("coming-soon" as const) : ("external" as const),
-        order_index: index,
-        created_at: day(index * 3),
-      })),
-    )
-    .execute();
-  const resourceCategories = ["Learning", "Tools", "News", "Certifications", "Services"] as const;
-  await db
-    .insertInto("resources")
-    .values(
-      Array.from({ length: 40 }, (_, index) => ({
-        id: randomUUID(),
-        name: `Resource ${index + 1}`,
-        description: "A well-maintained reference that security teams keep coming back to.",
-        url: `https://example.org/resources/${index + 1}`,
-        category: resourceCategories[index % 5] as (typeof resourceCategories)[number],
-        featured: index < 6,
-        order_index: index,
-        created_at: day(index * 2),
-      })),
-    )
-    .execute();
-  await db
-    .insertInto("certifications")
-    .values(
-      ["CISSP", "OSCP", "AWS Security Specialty", "CCSP", "Tenable Certified"].map((name, index) => ({
-        id: randomUUID(),
-        name,
-        organization: "Certification body",
-        description: `${name}: what it covers and why it helped.`,
-        date: `202${index}`,
-        status: (["completed", "completed", "in-progress", "planned", "completed"] as const)[index],
-        order_index: index,
-      })),
-    )
-    .execute();
-  await db
-    .insertInto("skills")
-    .values(
-      ["Vulnerability management", "AWS", "Python", "Threat modelling", "Incident response", "Terraform"].map(
-        (name, index) => ({ id: randomUUID(), name, level: 95 - index * 7, category: "Technical", order_index: index }),
-      ),
-    )
-    .execute();
-  return slugs;
-}
-
-// ---------------------------------------------------------------------------------------
 // Measuring
 
-interface Figures {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
+/** What a browser sends when it loads a page: page views are counted as in production. */
+const BROWSER_HEADERS = {
+  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+  Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+};
+const ENCODINGS = ["identity", "gzip"] as const;
+type Encoding = (typeof ENCODINGS)[number];
+/** Headers of one response or connection: not replayed by the node:http baseline. */
+const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** The server's raw answer (headers and undecoded body) to a browser's request. */
+function fetchRaw(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: OutgoingHttpHeader[]; body: Buffer }>((resolve, reject) => {
+    const outgoing = httpRequest(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.once("error", reject);
+      response.once("end", () => {
+        const flat: OutgoingHttpHeader[] = [];
+        for (let index = 0; index < response.rawHeaders.length; index += 2) {
+          const name = response.rawHeaders[index] as string;
+          if (!PER_RESPONSE.has(name.toLowerCase())) flat.push(name, response.rawHeaders[index + 1] as string);
+        }
+        resolve({ status: response.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+      });
+    });
+    outgoing.once("error", reject);
+    outgoing.end();
+  });
 }
 
-async function measure(url: string, seconds = DURATION_SECONDS): Promise<Figures> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
+function encodingHeaders(encoding: Encoding): Record<string, string> {
+  return encoding === "gzip" ? { ...BROWSER_HEADERS, "Accept-Encoding": "gzip" } : BROWSER_HEADERS;
+}
+
+interface Row {
+  results: LoadResult[];
+  /** The measured server's CPU share of one core, per run. */
+  serverCpu: number[];
+}
+
+const generator = loadGenerator();
+
+async function measure(row: Row, url: string, pid: number, headers: Record<string, string>, connections = CONNECTIONS) {
+  const cpuBefore = processCpuSeconds(pid);
+  const result = await generator.run({ url, connections, seconds: DURATION_SECONDS, headers });
+  row.results.push(result);
+  row.serverCpu.push((processCpuSeconds(pid) - cpuBefore) / DURATION_SECONDS);
+}
+
+function summary(row: Row) {
+  const of = (pick: (result: LoadResult) => number) => median(row.results.map(pick));
   return {
-    perSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    perSecond: of((result) => result.perSecond),
+    p50: of((result) => result.p50),
+    p99: of((result) => result.p99),
+    failures: row.results.reduce((sum, result) => sum + result.failures, 0),
+    generatorCpu: of((result) => result.generatorCpu),
+    serverCpu: median(row.serverCpu),
   };
 }
 
-async function warm(url: string, count = 20): Promise<void> {
-  for (let index = 0; index < count; index++) await (await fetch(url)).arrayBuffer();
-}
+const newRow = (): Row => ({ results: [], serverCpu: [] });
+const percent = (share: number) => `${Math.round(share * 100)}%`.padStart(5);
 
-function onPath(command: string): string | undefined {
-  const found = spawnSync("sh", ["-c", `command -v ${command}`], { encoding: "utf8" });
-  const location = found.stdout.trim();
-  return found.status === 0 && location ? location : undefined;
-}
-
-/** Serves the saved pages from `root` (index.html per folder). */
-async function startBaseline(root: string): Promise<{ name: string; url: string; stop: () => void }> {
-  const port = await freePort();
-  const nginx = onPath("nginx");
-  let child: ChildProcess;
-  let name: string;
-  if (nginx) {
-    const prefix = path.join(root, "..", "nginx");
-    mkdirSync(path.join(prefix, "logs"), { recursive: true });
-    const conf = path.join(prefix, "nginx.conf");
-    writeFileSync(
-      conf,
-      `daemon off;
-worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 100000;
-  types { text/html html; }
-  server {
-    listen 127.0.0.1:${port};
-    root ${root};
-    location / { index index.html; try_files $uri $uri/index.html =404; }
-  }
-}
-`,
-    );
-    child = spawn(nginx, ["-p", prefix, "-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
-    name = `nginx (${nginx}, 1 worker process)`;
-  } else {
-    const script = `
-      import { createServer } from "node:http";
-      import { readFileSync, existsSync } from "node:fs";
-      import path from "node:path";
-      const root = ${JSON.stringify(root)};
-      const cache = new Map();
-      createServer((req, res) => {
-        const file = path.join(root, req.url.split("?")[0], "index.html");
-        let body = cache.get(file);
-        if (!body && existsSync(file)) cache.set(file, (body = readFileSync(file)));
-        if (!body) { res.writeHead(404).end(); return; }
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": body.length });
-        res.end(body);
-      }).listen(${port}, "127.0.0.1", () => console.log("ready"));
-    `;
-    child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
-    name = "minimal node:http server (nginx is not installed)";
-  }
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`The baseline (${name}) did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { name, url, stop: () => child.kill("SIGTERM") };
+/**
+ * One line of figures. The server's CPU time per request holds still on a busy machine,
+ * where requests/second and latencies move with what else runs.
+ */
+function printRow(label: string, row: Row, extra = "", { errorsExpected = false } = {}) {
+  const figures = summary(row);
+  const cpuPerRequest = (figures.serverCpu / figures.perSecond) * 1000;
+  console.log(
+    `${label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(7)} ${figures.p50.toFixed(2).padStart(7)} ${figures.p99.toFixed(2).padStart(7)} ${percent(figures.serverCpu)} ${cpuPerRequest.toFixed(2).padStart(7)} ${percent(figures.generatorCpu)}${figures.failures && !errorsExpected ? `  ${figures.failures} failed` : ""}${extra}`,
+  );
+  return figures;
 }
 
 /** Client assets a page loads: scripts, module preloads, imports in inline scripts and stylesheets. */
@@ -345,60 +160,148 @@ mkdirSync(dataDir);
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error" });
 const database = await prepareDatabase(config.database, pino({ level: "silent" }));
 const slugs = await insertDataSet(database.db);
+await insertEditor(config, database);
 await database.close();
 
-const pages = ["/", `/projects/${slugs[Math.floor(slugs.length / 2)]}`, "/blog", "/resources", "/about"];
+const chapter = `/projects/${slugs[Math.floor(slugs.length / 2)]}`;
+const pages = ["/", chapter, "/blog", "/resources", "/about"];
 const server = await startQuietServer(dataDir);
-let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
+const baselines: Baseline[] = [];
+const failures: string[] = [];
 try {
-  const siteRoot = path.join(workDir, "site");
-  const htmlByPage = new Map<string, string>();
+  const saved: SavedPage[] = [];
   for (const page of pages) {
-    await warm(`${server.url}${page}`);
-    const response = await fetch(`${server.url}${page}`);
-    const html = await response.text();
-    if (response.status !== 200) throw new Error(`${page} answered ${response.status}`);
-    htmlByPage.set(page, html);
-    const folder = path.join(siteRoot, page);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, "index.html"), html);
+    const answers = {} as Record<Encoding, { headers: OutgoingHttpHeader[]; body: Buffer }>;
+    for (const encoding of ENCODINGS) {
+      const answer = await fetchRaw(`${server.url}${page}`, encodingHeaders(encoding));
+      if (answer.status !== 200) throw new Error(`${page} answered ${answer.status}`);
+      answers[encoding] = answer;
+    }
+    saved.push({ path: page, ...answers });
   }
-  baseline = await startBaseline(siteRoot);
+  const nginx = await startNginx(workDir, saved);
+  if (nginx) baselines.push(nginx);
+  const minimalNode = await startMinimalNode(workDir, saved);
+  baselines.push(minimalNode);
 
+  const idleRss = residentMegabytes(server.pid);
   console.log(
-    `bench:web — ${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement; ${CHAPTERS} chapters × ${SECTIONS_PER_CHAPTER} sections, 40 tips, 40 resources`,
+    `bench:web — ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, ${ROUNDS} rounds (medians); ${CHAPTERS} chapters × ${SECTIONS_PER_CHAPTER} sections, 40 tips, 40 resources`,
   );
-  console.log(`baseline: ${baseline.name}, serving the same HTML bytes`);
+  console.log(`load generator: ${generator.name}`);
+  console.log(`baselines: ${nginx ? nginx.name : NGINX_MISSING}; ${minimalNode.name}`);
   console.log("server: production build, one process, SQLite, LOG_LEVEL=warn (no request log lines)");
+  console.log(
+    `load average before: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log("");
+
+  // ---- Cached pages
+  console.log("cached pages (anonymous visitors)");
+  // cpu: the measured server's CPU share of one core; ms/req: its CPU time per request;
+  // gen: the load generator's CPU share of one core.
+  const header = `${"".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"cpu".padStart(5)} ${"ms/req".padStart(7)} ${"gen".padStart(5)}`;
+  console.log(header);
+  const cachedRows = new Map<string, { bastion: Row; nginx: Row; node: Row }>();
+  for (const page of pages) {
+    for (const encoding of ENCODINGS)
+      cachedRows.set(`${page} ${encoding}`, { bastion: newRow(), nginx: newRow(), node: newRow() });
+  }
+  // Rounds outermost: a burst of load from other processes hits every row alike.
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const page of pages) {
+      for (const encoding of ENCODINGS) {
+        const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
+        const headers = encodingHeaders(encoding);
+        await measure(rows.bastion, `${server.url}${page}`, server.pid, headers);
+        if (nginx) await measure(rows.nginx, `${nginx.url}${page}`, nginx.pid, headers);
+        await measure(rows.node, `${minimalNode.url}${page}`, minimalNode.pid, headers);
+      }
+    }
+  }
+  for (const page of pages) {
+    for (const encoding of ENCODINGS) {
+      const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
+      const label = `${page.length > 30 ? `${page.slice(0, 29)}…` : page} ${encoding}`;
+      const nodeFigures = summary(rows.node);
+      const nginxFigures = nginx ? summary(rows.nginx) : undefined;
+      const bastion = summary(rows.bastion);
+      const ofNode = bastion.perSecond / nodeFigures.perSecond;
+      const ofNginx = nginxFigures ? bastion.perSecond / nginxFigures.perSecond : undefined;
+      const missed = [
+        ofNode < 0.9 ? "below 0.9 of node:http" : "",
+        ofNginx !== undefined && ofNginx < 0.6 ? "below 0.6 of nginx" : "",
+        bastion.p99 > 10 ? "p99 > 10 ms" : "",
+        bastion.failures ? `${bastion.failures} failed requests` : "",
+      ].filter(Boolean);
+      if (missed.length) failures.push(`${label}: ${missed.join(", ")}`);
+      printRow(
+        `${label}  Bastion`,
+        rows.bastion,
+        `  │ ${ofNode.toFixed(2)} of node:http${ofNginx === undefined ? "" : `, ${ofNginx.toFixed(2)} of nginx`}${missed.length ? `  ← ${missed.join(", ")}` : ""}`,
+      );
+      if (nginx) printRow(`${"".padEnd(label.length)}  nginx`, rows.nginx);
+      printRow(`${"".padEnd(label.length)}  node:http`, rows.node);
+    }
+  }
+  const cachedRss = residentMegabytes(server.pid);
+
+  // ---- Rendered pages: a signed-in editor reads the site (never cached), and a page not found.
+  console.log("");
+  console.log(`rendered pages (a signed-in editor; gzip): ${CONNECTIONS} connections, then 1 connection`);
+  console.log(header);
+  const session = await signIn(server.url, EDITOR.email);
+  const rendered = [...pages, "/no-such-page"];
+  const renderedRows = new Map(rendered.map((page) => [page, { loaded: newRow(), single: newRow() }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const page of rendered) {
+      const rows = renderedRows.get(page) as { loaded: Row; single: Row };
+      const headers = { ...encodingHeaders("gzip"), Cookie: session };
+      await measure(rows.loaded, `${server.url}${page}`, server.pid, headers);
+      await measure(rows.single, `${server.url}${page}`, server.pid, headers, 1);
+    }
+  }
+  for (const page of rendered) {
+    const rows = renderedRows.get(page) as { loaded: Row; single: Row };
+    const label = page.length > 30 ? `${page.slice(0, 29)}…` : page;
+    const notFound = page === "/no-such-page";
+    const expected = notFound ? "404" : "200";
+    printRow(`${label} (${expected}), ${CONNECTIONS} connections`, rows.loaded, "", { errorsExpected: notFound });
+    const single = printRow(`${"".padEnd(label.length)} (${expected}), 1 connection`, rows.single, "", {
+      errorsExpected: notFound,
+    });
+    if (page === chapter && single.p50 > 10)
+      failures.push(`${label} rendered: p50 ${single.p50.toFixed(1)} ms > 10 ms`);
+  }
+  const renderedRss = residentMegabytes(server.pid);
+  // V8 lets garbage pile up in the old space while a load lasts (its next major GC waits
+  // for a multiple of the live heap), then its memory reducer gives it back once the
+  // allocation rate drops: measured again after a few idle seconds.
+  await new Promise((resolve) => setTimeout(resolve, RSS_SETTLE_MS));
+  const settledRss = residentMegabytes(server.pid);
   console.log("");
   console.log(
-    `${"page".padEnd(58)} ${"KB".padStart(6)} ${"req/s".padStart(8)} ${"p50".padStart(5)} ${"p99".padStart(5)} │ ${"base req/s".padStart(10)} ${"p50".padStart(5)} ${"p99".padStart(5)} │ ratio`,
+    `server RSS: ${idleRss.toFixed(0)} MB idle, ${cachedRss.toFixed(0)} MB after the cached pages, ${renderedRss.toFixed(0)} MB after the rendered pages, ${settledRss.toFixed(0)} MB ${RSS_SETTLE_MS / 1000} s later`,
   );
-  const failures: string[] = [];
-  for (const page of pages) {
-    const html = htmlByPage.get(page) as string;
-    const site = await measure(`${server.url}${page}`);
-    const base = await measure(`${baseline.url}${page}`);
-    const ratio = site.perSecond / base.perSecond;
-    const flags = [
-      ratio < 0.5 ? "below 0.5" : "",
-      site.p99 > 25 ? "p99 > 25 ms" : "",
-      site.non2xx || site.errors ? `${site.non2xx} non-2xx, ${site.errors} errors` : "",
-    ].filter(Boolean);
-    if (flags.length) failures.push(`${page}: ${flags.join(", ")}`);
-    console.log(
-      `${page.padEnd(58)} ${(Buffer.byteLength(html) / 1024).toFixed(1).padStart(6)} ${site.perSecond.toFixed(0).padStart(8)} ${String(site.p50).padStart(5)} ${String(site.p99).padStart(5)} │ ${base.perSecond.toFixed(0).padStart(10)} ${String(base.p50).padStart(5)} ${String(base.p99).padStart(5)} │ ${ratio.toFixed(2)}${flags.length ? `  ← ${flags.join(", ")}` : ""}`,
-    );
-  }
+  if (settledRss > 200) failures.push(`RSS ${settledRss.toFixed(0)} MB > 200 MB after the bench`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}`,
+  );
 
+  // ---- Client assets
   console.log("");
   console.log(`client assets per route (gzip -9; budgets JS ≤ ${JS_BUDGET_KB} KB, CSS ≤ ${CSS_BUDGET_KB} KB)`);
+  const htmlByPage = new Map(saved.map((page) => [page.path, page.identity.body.toString("utf8")]));
   // The newsletter pages too: the public pages React hydrates (decision 009).
   for (const page of ["/newsletter/confirm?token=bench", "/newsletter/unsubscribe?token=bench"]) {
     htmlByPage.set(page, await (await fetch(`${server.url}${page}`)).text());
   }
-  for (const page of htmlByPage.keys()) {
-    const { js, css } = assetsOf(htmlByPage.get(page) as string);
+  for (const [page, html] of htmlByPage) {
+    const { js, css } = assetsOf(html);
     const jsSize = gzipKb(js);
     const cssSize = gzipKb(css);
     if (jsSize.kb > JS_BUDGET_KB || cssSize.kb > CSS_BUDGET_KB) failures.push(`${page}: assets over budget`);
@@ -409,12 +312,11 @@ try {
     );
   }
 
+  // ---- Lighthouse on /, a chapter and /resources (mobile, its defaults).
   console.log("");
-  // Lighthouse on the pages the issue names: /, a chapter, /resources (mobile, its defaults).
-  const lighthousePages = pages.filter(
-    (page) => page === "/" || page.startsWith("/projects/") || page === "/resources",
-  );
-  const scores = await lighthouseScores(lighthousePages.map((page) => `${server.url}${page}`));
+  const scores = LIGHTHOUSE
+    ? await lighthouseScores(["/", chapter, "/resources"].map((page) => `${server.url}${page}`))
+    : { skipped: "BENCH_LIGHTHOUSE=0" };
   if ("skipped" in scores) {
     console.log(`lighthouse: skipped: ${scores.skipped}`);
   } else {
@@ -434,7 +336,7 @@ try {
   console.log("");
   console.log(failures.length ? `targets missed:\n  ${failures.join("\n  ")}` : "all targets met");
 } finally {
-  baseline?.stop();
+  for (const baseline of baselines) baseline.stop();
   await server.stop();
   rmSync(workDir, { recursive: true, force: true });
 }
