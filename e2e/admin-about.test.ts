@@ -1,6 +1,6 @@
-import type { Kysely } from "kysely";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { dynamicTables } from "../server/content/dynamic-tables.ts";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
 import {
   checkState,
@@ -314,11 +314,11 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
         // The items by order_index, each rewritten to its position.
         const savedOrder = () =>
           site.database(async (db) => {
-            const rows = (await (db as Kysely<any>)
+            const rows = await dynamicTables(db)
               .selectFrom(list.table)
               .select([list.nameColumn, "order_index"])
               .orderBy("order_index")
-              .execute()) as Array<Record<string, unknown>>;
+              .execute();
             expect(rows.map((row) => row.order_index)).toEqual(rows.map((_, index) => index));
             return rows.map((row) => row[list.nameColumn]);
           });

@@ -40,7 +40,7 @@ export const UNKNOWN_FORM_MESSAGE = "The form was not understood. Please reload 
 /** Answers a form post for one of `intents`; anything else is a 400. */
 export async function runFormAction(
   formData: FormData,
-  intents: Record<string, FormIntent<any>>,
+  intents: Record<string, FormIntent>,
   logger: Logger,
 ): Promise<ReturnType<typeof data<FormActionData>>> {
   const intentName = formData.get("intent");

@@ -24,7 +24,7 @@ export function isFormActionData(value: unknown): value is FormActionData {
 }
 
 /** A form's schema: an object of fields (what FormData holds). */
-export type FormSchema = z.ZodType<Record<string, any>, Record<string, any>>;
+export type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 export interface SchemaFormOptions<Schema extends FormSchema> {
   schema: Schema;

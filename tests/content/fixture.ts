@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { createPublishedContent, type LivePublishedContent } from "../../server/content/published.ts";
 import type { ContentStore } from "../../server/content/store.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
+import type { Database } from "../../server/db/schema.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
 import { AppError } from "../../server/errors.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -83,20 +84,14 @@ export const STALE_LIST =
   "This list was changed by someone else since you opened it. Reload to see the latest version.";
 
 /** The audit rows of one entity id (or of one action), oldest first. */
-export async function auditOf(db: Kysely<any>, filter: { entityId?: string; action?: string }) {
+export async function auditOf(db: Kysely<Database>, filter: { entityId?: string; action?: string }) {
   let query = db.selectFrom("audit_log").selectAll().orderBy("at").orderBy("id");
   if (filter.entityId) query = query.where("entity_id", "=", filter.entityId);
   if (filter.action) query = query.where("action", "=", filter.action);
-  return (await query.execute()) as Array<{
-    user_id: string | null;
-    action: string;
-    entity: string;
-    entity_id: string | null;
-    details: Record<string, unknown>;
-  }>;
+  return query.execute();
 }
 
-export async function countAudit(db: Kysely<any>): Promise<number> {
+export async function countAudit(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("audit_log")
     .select((eb) => eb.fn.countAll().as("n"))

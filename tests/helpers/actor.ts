@@ -7,8 +7,11 @@ import type { Database } from "../../server/db/schema.ts";
  */
 export async function insertActor(db: Kysely<Database>, actor: { id: string; email: string }): Promise<void> {
   const now = new Date().toISOString();
-  // Better Auth's user table is not in the app's schema types.
-  await (db as Kysely<any>)
+  // Better Auth's user table is not in the app's schema types: the columns written here.
+  await db
+    .withTables<{
+      user: { id: string; email: string; name: string; emailVerified: boolean; createdAt: string; updatedAt: string };
+    }>()
     .insertInto("user")
     .values({ ...actor, name: "Eddie Editor", emailVerified: true, createdAt: now, updatedAt: now })
     .execute();

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import type { StoredImage } from "../../app/components/media/media-api.ts";
 import { header, type RawResponse, request } from "./client.ts";
 
 /** Multipart uploads to POST /api/media, as the admin's upload control and API clients send them. */
@@ -21,7 +22,8 @@ export function multipartBody(file: Buffer, filename: string, fields: Record<str
 
 export interface UploadAnswer {
   status: number;
-  json: Record<string, any>;
+  /** The stored image; a refused upload's answer holds `error` alone. */
+  json: StoredImage & { error?: string };
   response: RawResponse;
 }
 

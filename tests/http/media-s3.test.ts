@@ -1,5 +1,6 @@
 import exifr from "exifr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StoredImage } from "../../app/components/media/media-api.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { IMAGE_DELETED_MESSAGE, IMMUTABLE_CACHE_CONTROL, MEDIA_BUCKET } from "../../server/media/rules.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
@@ -25,7 +26,7 @@ describe(`media in S3 over HTTP (${dialect})`, () => {
   let database: DatabaseHandle;
   let base: string;
   let editor: string;
-  let photo: Record<string, any>;
+  let photo: StoredImage;
 
   beforeAll(async () => {
     s3 = await startS3Server();

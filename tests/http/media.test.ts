@@ -1,6 +1,7 @@
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StoredImage } from "../../app/components/media/media-api.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { REFUSED_ADDRESS_MESSAGE } from "../../server/media/fetch-image.ts";
 import {
@@ -43,7 +44,7 @@ describe.each(TEST_DIALECTS)("media over HTTP on %s", (dialect) => {
   let editor: string;
   let noRole: string;
   let token: string;
-  let photo: Record<string, any>;
+  let photo: StoredImage;
 
   beforeAll(async () => {
     site = await startSiteWithAccounts({ dialect, accounts: [EDITOR, NO_ROLE] });
@@ -264,7 +265,7 @@ describe.each(TEST_DIALECTS)("media over HTTP on %s", (dialect) => {
     it("lists the image with the sections using it", async () => {
       const response = await get("/api/media", { Cookie: editor });
       expect(response.status).toBe(200);
-      const { media } = JSON.parse(response.text()) as { media: Array<Record<string, any>> };
+      const { media } = JSON.parse(response.text()) as { media: Array<{ id: string; usage: unknown }> };
       expect(media.find((item) => item.id === photo.id)?.usage).toEqual([
         { chapterId: "chapter-media", chapterTitle: "Imaging the lab", sectionId: "section-photo" },
         { chapterId: "chapter-media", chapterTitle: "Imaging the lab", sectionId: "section-again" },

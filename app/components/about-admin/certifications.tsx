@@ -75,7 +75,10 @@ function CertificationSummary({ certification }: { certification: CertificationR
 }
 
 // The same fields in the add and the edit form, whose schemas differ.
-type Fields = Record<"name" | "organization" | "description" | "date" | "status", FieldMetadata<any, any, string[]>>;
+type Fields = Record<
+  "name" | "organization" | "description" | "date" | "status",
+  FieldMetadata<unknown, Record<string, unknown>, string[]>
+>;
 
 function CertificationFields({ fields }: { fields: Fields }) {
   return (

@@ -75,7 +75,7 @@ function SkillSummary({ skill }: { skill: SkillRecord }) {
 }
 
 // The same fields in the add and the edit form, whose schemas differ.
-type Fields = Record<"name" | "level" | "category", FieldMetadata<any, any, string[]>>;
+type Fields = Record<"name" | "level" | "category", FieldMetadata<unknown, Record<string, unknown>, string[]>>;
 
 function SkillFields({ fields }: { fields: Fields }) {
   return (

@@ -71,7 +71,10 @@ function TimelineEventSummary({ event }: { event: TimelineEventRecord }) {
 }
 
 // The same fields in the add and the edit form, whose schemas differ.
-type Fields = Record<"date" | "title" | "description" | "category", FieldMetadata<any, any, string[]>>;
+type Fields = Record<
+  "date" | "title" | "description" | "category",
+  FieldMetadata<unknown, Record<string, unknown>, string[]>
+>;
 
 function TimelineEventFields({ fields }: { fields: Fields }) {
   return (

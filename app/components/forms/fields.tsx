@@ -13,7 +13,7 @@ import { useShownField } from "./form-errors";
  * aria-invalid). Every admin form is built from these.
  */
 
-type Meta = FieldMetadata<any, any, string[]>;
+type Meta = FieldMetadata<unknown, Record<string, unknown>, string[]>;
 
 /** Conform's control of a custom input, which works on the field's value as form text. */
 function useTextControl(meta: Meta) {

@@ -17,7 +17,13 @@ export function useShownField(name: string): void {
   useEffect(() => register?.(name), [register, name]);
 }
 
-export function FormErrorsScope({ form, children }: { form: FormMetadata<any, string[]>; children: ReactNode }) {
+export function FormErrorsScope<Fields extends Record<string, unknown>>({
+  form,
+  children,
+}: {
+  form: FormMetadata<Fields, string[]>;
+  children: ReactNode;
+}) {
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
   const register = useCallback((name: string) => {
     setShown((names) => (names.has(name) ? names : new Set(names).add(name)));

@@ -27,12 +27,11 @@ export function useIntentForm<Schema extends FormSchema>(options: IntentFormOpti
   return { intent, fetcher, answer, busy, form, fields };
 }
 
-export interface IntentFormProps {
+export interface IntentFormProps<Fields extends Record<string, unknown>> {
   state: {
     intent: string;
     fetcher: FetcherWithComponents<FormActionData>;
-    /** The form of any schema. */
-    form: FormMetadata<any, string[]>;
+    form: FormMetadata<Fields, string[]>;
   };
   className?: string;
   "aria-label"?: string;
@@ -42,7 +41,11 @@ export interface IntentFormProps {
 }
 
 /** The form of useIntentForm: its intent posted with the fields, its own errors (not a field's) first. */
-export function IntentForm({ state, children, ...props }: IntentFormProps) {
+export function IntentForm<Fields extends Record<string, unknown>>({
+  state,
+  children,
+  ...props
+}: IntentFormProps<Fields>) {
   const { intent, fetcher, form } = state;
   return (
     <fetcher.Form method="post" {...getFormProps(form)} {...props}>

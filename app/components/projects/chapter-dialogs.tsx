@@ -6,7 +6,10 @@ import type { ChapterRecord } from "../../../server/content/chapters.ts";
 import { createChapterSchema, editChapterSchema, PROJECTS_INTENTS } from "./schemas";
 
 // The same fields in the create and the edit form, whose schemas differ.
-type ChapterFieldsMeta = Record<"title" | "number" | "orderIndex" | "published", FieldMetadata<any, any, string[]>>;
+type ChapterFieldsMeta = Record<
+  "title" | "number" | "orderIndex" | "published",
+  FieldMetadata<unknown, Record<string, unknown>, string[]>
+>;
 
 export function NewChapterDialog({ trigger }: { trigger: ReactNode }) {
   return (

@@ -8,7 +8,7 @@ import { MediaPickerDialog } from "~/components/media/media-picker-dialog";
 import { Button } from "~/components/ui/button";
 import type { SectionForm } from "./section-fields";
 
-type Meta = FieldMetadata<any, any, string[]>;
+type Meta = FieldMetadata<unknown, Record<string, unknown>, string[]>;
 
 /**
  * An image section's fields: the image (its URL is the section's content, in a hidden

@@ -5,7 +5,7 @@ import type { SectionType } from "../../../server/content/section-input.ts";
 import { ImageSectionFields } from "./image-section-fields";
 import { SECTION_TYPE_OPTIONS } from "./section-types";
 
-type Meta = FieldMetadata<any, any, string[]>;
+type Meta = FieldMetadata<unknown, Record<string, unknown>, string[]>;
 export type SectionFieldsMeta = Record<"type" | "content" | "caption" | "language" | "alt", Meta>;
 
 const CONTENT_LABELS: Record<Exclude<SectionType, "image">, string> = {
@@ -17,7 +17,7 @@ const CONTENT_LABELS: Record<Exclude<SectionType, "image">, string> = {
 };
 
 /** The section editor's form, whose values the image fields set when an image is chosen. */
-export type SectionForm = Pick<FormMetadata<any, string[]>, "update">;
+export type SectionForm = Pick<FormMetadata<Record<string, unknown>, string[]>, "update">;
 
 /** The section editor's fields for the type chosen in its first field. */
 export function SectionFields({

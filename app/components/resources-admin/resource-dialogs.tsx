@@ -14,7 +14,7 @@ import {
 // The same fields in the add and the edit form, whose schemas differ.
 type ResourceFieldsMeta = Record<
   "name" | "description" | "url" | "category" | "featured",
-  FieldMetadata<any, any, string[]>
+  FieldMetadata<unknown, Record<string, unknown>, string[]>
 >;
 
 export function AddResourceDialog({ trigger, category }: { trigger: ReactNode; category: ResourceCategory | null }) {

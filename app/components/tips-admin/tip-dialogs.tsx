@@ -15,7 +15,7 @@ import {
 // The same fields in the add and the edit form, whose schemas differ.
 type TipFieldsMeta = Record<
   "title" | "description" | "url" | "category" | "type" | "orderIndex",
-  FieldMetadata<any, any, string[]>
+  FieldMetadata<unknown, Record<string, unknown>, string[]>
 >;
 
 /** The spec calls the tips of this screen "resources": its button reads Add Resource. */
