@@ -92,15 +92,17 @@ afterAll(async () => {
   await site?.stop();
 });
 
-/** Sign-in is rate limited per client IP (5 a minute); every test here comes from 127.0.0.1. */
-beforeEach(async () => {
+/** Sign-in and two-factor codes are rate limited per client IP (5 a minute); every test here comes from 127.0.0.1. */
+async function forgetRateLimits() {
   const database = await site.openDatabase();
   try {
     await sql`delete from ${sql.table("rateLimit")}`.execute(database.db);
   } finally {
     await database.close();
   }
-});
+}
+
+beforeEach(forgetRateLimits);
 
 const userId = (email: string) => site.users.get(email)?.id as string;
 
@@ -180,6 +182,8 @@ async function enrolPhone(page: Page, typed: string, e164: string) {
     async confirm() {
       await verify.getByLabel("Code from the text message").fill(await lastTextedCode(e164));
       await verify.getByRole("button", { name: "Confirm and turn on" }).click();
+      await toast(page, "Sign-in codes by text message are on.").waitFor();
+      // The action's answer can show before the page's data is reloaded.
       await expect.poll(() => textOf(page.getByTestId("phone-factor-status"))).toBe("On");
     },
   };
@@ -394,7 +398,6 @@ describe("sign-in codes by text message", () => {
       await verify.getByRole("button", { name: "Confirm and turn on" }).click();
       await verify.getByTestId("field-error").getByText("That code is not correct.").waitFor();
       await confirm();
-      await toast(page, "Sign-in codes by text message are on.").waitFor();
       expect(await textOf(card)).toContain(PHONE);
       expect(await auditActions(userId(TEXTER.email))).toContain("account.phone-factor-enabled");
 
@@ -402,6 +405,8 @@ describe("sign-in codes by text message", () => {
       await signOutWithMenu(page);
       await signInWithForm(page, TEXTER.email);
       await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+      // A client-side navigation changes the URL before the page renders: wait for the page itself.
+      await page.getByRole("heading", { level: 1, name: "Two-factor authentication" }).waitFor();
       expect(await textOf(page.getByRole("main"))).toContain("ending in 0123");
       expect(await page.getByLabel("Authentication code").count()).toBe(0);
       await page.getByRole("button", { name: "Text me a code" }).focus();
@@ -413,7 +418,8 @@ describe("sign-in codes by text message", () => {
       await page.keyboard.press("Enter");
       await atAccountPage(page);
 
-      // The same code does not work twice.
+      // The same code does not work twice. (This test checks more codes than the per-IP limit lets through in a minute.)
+      await forgetRateLimits();
       await signOutWithMenu(page);
       await signInWithForm(page, TEXTER.email);
       await page.waitForURL((url) => url.pathname === "/auth/two-factor");
