@@ -50,7 +50,7 @@ export async function auditPhoneFactor(
 /** The parts of Better Auth's hook context read here. */
 export interface AuthHookContext {
   path: string;
-  body?: any;
+  body?: Record<string, unknown>;
   context: {
     returned?: unknown;
     session?: { user: { id: string }; session?: { id: string } | null } | null;

@@ -2,11 +2,12 @@ import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { jwt, twoFactor } from "better-auth/plugins";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { countFailedSignIns, recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { SITE_NAME } from "../site.ts";
 import { auditAccountChange, auditSessionDeleted, noteStateBeforeAccountChange } from "./account-audit.ts";
@@ -68,7 +69,7 @@ const SIGN_IN_PATHS = new Set([
  * (confirming an enrolment, which rotates the session) is no sign-in.
  */
 async function isCompletedSignIn(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   userId: string,
   ctx: { path?: string; context?: { session?: unknown } } | null | undefined,
 ): Promise<boolean> {
@@ -76,8 +77,10 @@ async function isCompletedSignIn(
   if (!path || !SIGN_IN_PATHS.has(path)) return false;
   if (path.startsWith("/two-factor/")) return !ctx?.context?.session;
   if (path !== "/sign-in/email") return true;
-  const user = await db.selectFrom("user").select("twoFactorEnabled").where("id", "=", userId).executeTakeFirst();
-  return !user?.twoFactorEnabled;
+  const { rows } = await sql<{
+    twoFactorEnabled: unknown;
+  }>`select ${sql.ref("twoFactorEnabled")} from ${sql.table("user")} where id = ${userId}`.execute(db);
+  return !rows[0]?.twoFactorEnabled;
 }
 
 export function createAuth(options: AuthOptions) {
@@ -99,7 +102,7 @@ export function createAuth(options: AuthOptions) {
         })
       : undefined;
   authPool?.on("error", () => {});
-  const authDb = authPool ? new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) }) : db;
+  const authDb = authPool ? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: authPool }) }) : db;
 
   const auth = betterAuth({
     appName: SITE_NAME,

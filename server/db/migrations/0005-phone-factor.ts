@@ -24,7 +24,7 @@ function columnTypes(dialect: DialectName) {
   };
 }
 
-export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const t = columnTypes(dialect);
   await db.schema
     .createTable("phone_factors")
@@ -59,7 +59,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await db.schema.createIndex("sms_outbox_user_idx").on("sms_outbox").columns(["user_id", "created_at"]).execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("sms_outbox").execute();
   await db.schema.dropTable("phone_factors").execute();
 }
