@@ -101,7 +101,11 @@ export function createAuth(options: AuthOptions) {
           },
         })
       : undefined;
-  authPool?.on("error", () => {});
+  // An idle connection that the server drops emits "error" on the pool; unhandled, it
+  // would end the process. The next query reconnects.
+  authPool?.on("error", (error) =>
+    logger.error({ err: error }, "Auth's PostgreSQL connection lost while idle; the next query reconnects"),
+  );
   const authDb = authPool ? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: authPool }) }) : db;
 
   const auth = betterAuth({
