@@ -53,6 +53,12 @@ describe("page cache rules (in-process)", () => {
       res.set("Cache-Control", "private, no-store").type("html").send("<p>private</p>");
     });
     app.use(cache.capture);
+    app.get("/large", (_req, res) => {
+      res.type("html");
+      // Past the 2 MiB a cached body may hold, in pieces.
+      for (let piece = 0; piece < 3; piece++) res.write(`<p>${"x".repeat(1024 * 1024)}</p>`);
+      res.end("<p>end</p>");
+    });
     app.use((req, res) => {
       renders++;
       const nonce = res.locals.cspNonce as string;
@@ -233,6 +239,17 @@ describe("page cache rules (in-process)", () => {
     const missing = await request(`${base}/missing`);
     expect(missing.status).toBe(404);
     expect(header(missing, "cache-control")).toBeUndefined();
+  });
+
+  it("sends a body too large to keep as it was written, and renders it every time", async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const large = await request(`${base}/large`);
+      expect(large.status).toBe(200);
+      expect(header(large, "x-page-cache")).toBeUndefined();
+      expect(header(large, "etag")).toBeUndefined();
+      expect(large.body.length).toBe(3 * (1024 * 1024 + "<p></p>".length) + "<p>end</p>".length);
+      expect(large.text().endsWith("</p><p>end</p>")).toBe(true);
+    }
   });
 
   it("makes every entry unreachable when the content version changes", async () => {

@@ -17,7 +17,7 @@ import {
   storedHeaders,
 } from "./rules.ts";
 
-export { PAGE_CACHE_CONTROL, PAGE_CACHE_HEADER, PAGE_CACHE_VARY, pageCacheKey } from "./rules.ts";
+export { PAGE_CACHE_CONTROL } from "./rules.ts";
 
 /**
  * The rendered-page cache for anonymous visitors (docs/decisions/008-page-cache.md).

@@ -13,7 +13,7 @@ export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-r
  */
 export const PAGE_CACHE_VARY = "Accept-Encoding";
 /** Cookies whose name starts with this mark a signed-in (or signing-in) visitor: never cached. */
-export const SESSION_COOKIE_PREFIX = "bastion";
+const SESSION_COOKIE_PREFIX = "bastion";
 /** Response header saying whether the page came from the cache (hit) or was rendered for this request (miss). */
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
