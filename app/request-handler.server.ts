@@ -1,6 +1,7 @@
 import { createRequestHandler } from "@react-router/express";
 import type { RequestHandler } from "express";
 import { RouterContextProvider } from "react-router";
+import * as serverBuild from "virtual:react-router/server-build";
 import type { AppServices } from "../server/services.ts";
 import { requestContext, servicesContext } from "./context.ts";
 
@@ -12,7 +13,11 @@ import { requestContext, servicesContext } from "./context.ts";
  */
 export function createReactRouterHandler(services: AppServices): RequestHandler {
   return createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
+    // The build itself, not a function returning it: given a function, React Router
+    // derives its routes again on every request (about 8% of a render). In development
+    // Vite loads this module afresh for every request (server/main.ts), so edits still
+    // show.
+    build: serverBuild,
     mode: services.config.env === "development" ? "development" : "production",
     getLoadContext(_req, res) {
       const context = new RouterContextProvider();
