@@ -1,7 +1,7 @@
+import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler } from "@react-router/express";
 import type { RequestHandler } from "express";
 import { RouterContextProvider } from "react-router";
-import * as serverBuild from "virtual:react-router/server-build";
 import type { AppServices } from "../server/services.ts";
 import { requestContext, servicesContext } from "./context.ts";
 
