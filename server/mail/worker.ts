@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { startPolledRuns } from "../jobs/polled-runs.ts";
 import type { Logger } from "../logger.ts";
 import {
   type ClaimedEmail,
@@ -67,8 +68,6 @@ export interface MailWorker {
   stop(): Promise<void>;
 }
 
-const WAKE_DELAY_MS = 25;
-
 /** Exponential backoff with "equal jitter": between half and all of base·2^(attempt-1), capped. */
 export function retryDelayMs(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
@@ -94,11 +93,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const transport = createMailTransport(config, options.siteName);
   const outcomes = createOutcomeRecorder(db, logger);
 
-  let stopping = false;
   let stopped: Promise<void> | undefined;
-  let tail: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let timerDueAt = Number.POSITIVE_INFINITY;
 
   async function deliver(email: ClaimedEmail): Promise<void> {
     if (!transport) {
@@ -201,7 +196,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     function pump(): void {
       while (inFlight < concurrency && queue.length > 0) {
         const email = queue.shift() as ClaimedEmail;
-        if (stopping || Date.parse(email.lease_expires_at) - Date.now() < leaseMs / 2) {
+        if (runs.stopping || Date.parse(email.lease_expires_at) - Date.now() < leaseMs / 2) {
           outcomes.record(email, { status: "released" });
           continue;
         }
@@ -212,7 +207,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         });
       }
       if (claiming) return;
-      if (more && !stopping && claimError === undefined && queue.length < concurrency) {
+      if (more && !runs.stopping && claimError === undefined && queue.length < concurrency) {
         claiming = true;
         claimBatch(now)
           .then(
@@ -243,47 +238,20 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     return done;
   }
 
-  function runOnce(): Promise<number> {
-    if (stopping) return Promise.resolve(0);
-    const run = tail.then(drain);
-    // The chain only orders the runs; a failed run's error goes to its own caller (returned below).
-    tail = run.catch(() => {});
-    return run;
-  }
-
-  /** Sets the timer unless one is already due sooner. */
-  function schedule(delayMs: number): void {
-    if (stopping || options.autoRun === false) return;
-    const dueAt = Date.now() + delayMs;
-    if (timer && timerDueAt <= dueAt) return;
-    clearTimeout(timer);
-    timerDueAt = dueAt;
-    timer = setTimeout(tick, delayMs);
-    timer.unref();
-  }
-
-  async function tick(): Promise<void> {
-    timer = undefined;
-    timerDueAt = Number.POSITIVE_INFINITY;
-    try {
-      await runOnce();
-    } catch (error) {
-      logger.error({ err: error }, "Mail worker run failed; retrying at the next poll");
-    }
-    schedule(pollIntervalMs);
-  }
-
-  schedule(0);
+  const runs = startPolledRuns({
+    run: drain,
+    pollIntervalMs,
+    autoRun: options.autoRun,
+    logger,
+    failureMessage: "Mail worker run failed; retrying at the next poll",
+  });
   if (!transport) logger.info("No SMTP_URL: emails are kept in the outbox and their links logged");
 
   return {
-    wake: () => schedule(WAKE_DELAY_MS),
-    runOnce,
+    wake: runs.wake,
+    runOnce: runs.runOnce,
     stop() {
-      stopping = true;
-      clearTimeout(timer);
-      timer = undefined;
-      stopped ??= tail.then(() => transport?.close());
+      stopped ??= runs.stop().then(() => transport?.close());
       return stopped;
     },
   };

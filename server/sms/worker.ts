@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { startPolledRuns } from "../jobs/polled-runs.ts";
 import type { Logger } from "../logger.ts";
 import { retryDelayMs } from "../mail/worker.ts";
 import { type ClaimedSms, claimDueSms, finishSms, type SmsOutcome } from "./outbox.ts";
@@ -39,18 +40,12 @@ const CLAIM_SIZE = 20;
 const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 60_000;
-const WAKE_DELAY_MS = 25;
 
 export function startSmsWorker(options: SmsWorkerOptions): SmsWorker {
   const { db } = options;
   const logger = options.logger.child({ component: "sms" });
   const pollIntervalMs = options.pollIntervalMs ?? 5_000;
   const transport = createSmsTransport(options.smsUrl);
-
-  let stopping = false;
-  let tail: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let timerDueAt = Number.POSITIVE_INFINITY;
 
   async function outcomeOf(sms: ClaimedSms): Promise<SmsOutcome> {
     if (Date.parse(sms.expires_at) <= Date.now()) {
@@ -93,49 +88,18 @@ export function startSmsWorker(options: SmsWorkerOptions): SmsWorker {
         }
       }
       handled += rows.length;
-      if (rows.length < CLAIM_SIZE || stopping) return handled;
+      if (rows.length < CLAIM_SIZE || runs.stopping) return handled;
     }
   }
 
-  function runOnce(): Promise<number> {
-    if (stopping) return Promise.resolve(0);
-    const run = tail.then(drain);
-    tail = run.catch(() => {});
-    return run;
-  }
-
-  function schedule(delayMs: number): void {
-    if (stopping || options.autoRun === false) return;
-    const dueAt = Date.now() + delayMs;
-    if (timer && timerDueAt <= dueAt) return;
-    clearTimeout(timer);
-    timerDueAt = dueAt;
-    timer = setTimeout(tick, delayMs);
-    timer.unref();
-  }
-
-  async function tick(): Promise<void> {
-    timer = undefined;
-    timerDueAt = Number.POSITIVE_INFINITY;
-    try {
-      await runOnce();
-    } catch (error) {
-      logger.error({ err: error }, "SMS worker run failed; retrying at the next poll");
-    }
-    schedule(pollIntervalMs);
-  }
-
-  schedule(0);
+  const runs = startPolledRuns({
+    run: drain,
+    pollIntervalMs,
+    autoRun: options.autoRun,
+    logger,
+    failureMessage: "SMS worker run failed; retrying at the next poll",
+  });
   if (!transport) logger.info("No SMS_URL: text messages are kept in the outbox and logged");
 
-  return {
-    wake: () => schedule(WAKE_DELAY_MS),
-    runOnce,
-    async stop() {
-      stopping = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await tail;
-    },
-  };
+  return { wake: runs.wake, runOnce: runs.runOnce, stop: runs.stop };
 }
