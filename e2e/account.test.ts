@@ -104,6 +104,14 @@ async function forgetRateLimits() {
 
 beforeEach(forgetRateLimits);
 
+/**
+ * Waits for the page's own text (not a toast's) to say `text`; a failure shows what the
+ * page said instead. Generous: browser test files share two cores in CI.
+ */
+async function expectInMain(page: Page, text: string) {
+  await expect.poll(() => textOf(page.getByRole("main")), { timeout: 30_000 }).toContain(text);
+}
+
 const userId = (email: string) => site.users.get(email)?.id as string;
 
 async function signInWithForm(page: Page, email: string, password = TEST_PASSWORD) {
@@ -426,7 +434,7 @@ describe("sign-in codes by text message", () => {
       await page.goto(`${baseUrl}/auth/two-factor?method=sms&sent=1&redirectTo=%2Fadmin%2Faccount`);
       await page.getByLabel("Code from the text message").fill(used);
       await page.getByRole("button", { name: "Verify" }).click();
-      await page.getByText("This code has expired or was already used. Send a new code.").first().waitFor();
+      await expectInMain(page, "This code has expired or was already used. Send a new code.");
 
       // A code past its five minutes is refused too.
       await page.getByRole("button", { name: "Send a new code" }).click();
@@ -442,11 +450,11 @@ describe("sign-in codes by text message", () => {
       }
       await page.getByLabel("Code from the text message").fill(expiring);
       await page.getByRole("button", { name: "Verify" }).click();
-      await page.getByText("This code has expired or was already used. Send a new code.").first().waitFor();
+      await expectInMain(page, "This code has expired or was already used. Send a new code.");
 
       // Three texts to the number in 15 minutes (enrolment and two sign-ins): a fourth is refused.
       await page.getByRole("button", { name: "Send a new code" }).click();
-      await page.getByText("Too many codes were sent to this number. Try again in 15 minutes.").first().waitFor();
+      await expectInMain(page, "Too many codes were sent to this number. Try again in 15 minutes.");
       expect(new URL(page.url()).pathname).toBe("/auth/two-factor");
     });
   });
