@@ -4,8 +4,9 @@ import { defineConfig } from "vitest/config";
  * Two projects (no React Router Vite plugin: tests import server code directly, and
  * anything that needs the app spawns the built server):
  * - "integration": tests/** that run in-process against real SQLite / PostgreSQL;
- * - "e2e": browser tests and the HTTP tests under tests/http/, which spawn the
- *   built server and so share e2e/global-setup.ts (it builds the app once).
+ * - "e2e": browser tests, the HTTP tests under tests/http/ and the several-instance
+ *   tests under tests/scale/, which spawn the built server and so share
+ *   e2e/global-setup.ts (it builds the app once).
  * `npx vitest run --project integration` runs the first alone.
  */
 export default defineConfig({
@@ -21,7 +22,7 @@ export default defineConfig({
           name: "integration",
           environment: "node",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/http/**", "**/node_modules/**"],
+          exclude: ["tests/http/**", "tests/scale/**", "**/node_modules/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -31,7 +32,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           environment: "node",
-          include: ["e2e/**/*.test.ts", "tests/http/**/*.test.ts"],
+          include: ["e2e/**/*.test.ts", "tests/http/**/*.test.ts", "tests/scale/**/*.test.ts"],
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
