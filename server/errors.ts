@@ -134,3 +134,11 @@ export function errorResponse(error: unknown): Response {
   const body = Object.keys(fields).length > 0 ? { error: message, fields } : { error: message };
   return Response.json(body, { status, headers });
 }
+
+/** The answer to a method an endpoint does not take (a GET on a POST-only API, say). */
+export function methodNotAllowed(allow: string): Response {
+  return Response.json(
+    { error: "Method Not Allowed" },
+    { status: 405, headers: { "Cache-Control": "no-store", Allow: allow } },
+  );
+}

@@ -15,3 +15,9 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   }
   throw new Invalid(fields);
 }
+
+/** Whether a request's body is a form (urlencoded or multipart), by its Content-Type. */
+export function isFormBody(request: Request): boolean {
+  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
+  return type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
+}

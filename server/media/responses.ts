@@ -27,7 +27,3 @@ export function mediaErrorResponse(error: unknown, fallback: string, logger: Log
   if (error instanceof TooLarge) headers.set("Connection", "close");
   return Response.json(body, { status, headers });
 }
-
-export function methodNotAllowed(allow: string): Response {
-  return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { ...NO_STORE, Allow: allow } });
-}

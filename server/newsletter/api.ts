@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import type { AppServices } from "../services.ts";
+import { isFormBody } from "../validation.ts";
 import { recordBounce } from "./bounces.ts";
 import { hitLimit } from "./request-limits.ts";
 import {
@@ -41,15 +42,10 @@ const emailSchema = z
 
 class BadRequest extends Error {}
 
-function isForm(request: Request): boolean {
-  const type = request.headers.get("content-type") ?? "";
-  return type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
-}
-
 /** The body as a plain object: JSON, or form fields. Unreadable → BadRequest. */
 async function readBody(request: Request): Promise<Record<string, unknown>> {
   try {
-    if (isForm(request)) return Object.fromEntries((await request.formData()).entries());
+    if (isFormBody(request)) return Object.fromEntries((await request.formData()).entries());
     const text = await request.text();
     if (text.trim() === "") return {};
     const value: unknown = JSON.parse(text);
@@ -107,7 +103,7 @@ async function subscribeRequest(
 
 /** POST /api/newsletter/subscribe: JSON {email} → {success, message}; a form post → 303 back home. */
 export async function handleSubscribe(services: NewsletterServices, request: Request): Promise<Response> {
-  const form = isForm(request);
+  const form = isFormBody(request);
   let answer: SubscribeAnswer;
   try {
     answer = await subscribeRequest(services, await readBody(request), form ? "form" : "api", clientIp(request));

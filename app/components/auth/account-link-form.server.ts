@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { readForm } from "~/lib/read-form.server";
 import { ACCEPT_INVITATION_PATH, OWNER_SETUP_PATH } from "../../../server/auth/account-endpoints.ts";
 import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
 import { INVALID_LINK_MESSAGE } from "../../../server/auth/invitations.ts";
@@ -31,7 +32,7 @@ export async function createAccountFromLink(
   request: Request,
   kind: "invitation" | "owner-setup",
 ) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const token = formText(form, "token");
   const name = formText(form, "name");
   const email = formText(form, "email");

@@ -1,5 +1,5 @@
 import { House } from "lucide-react";
-import { Link } from "react-router";
+import { isRouteErrorResponse, Link } from "react-router";
 import { isNotFound } from "~/lib/errors";
 
 /**
@@ -7,7 +7,20 @@ import { isNotFound } from "~/lib/errors";
  * and stacks may reveal internals, and they are in the server log already.
  */
 export function RouteErrorMessage({ error }: { error: unknown }) {
-  return isNotFound(error) ? <NotFoundMessage /> : <ServerErrorMessage />;
+  if (isNotFound(error)) return <NotFoundMessage />;
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
+    return <RefusedRequestMessage status={error.status} data={error.data} />;
+  }
+  return <ServerErrorMessage />;
+}
+
+/** A request the server refused (415 for a body that is not a form, say), with the reason it gave. */
+function RefusedRequestMessage({ status, data }: { status: number; data: unknown }) {
+  const reason =
+    data && typeof data === "object" && "message" in data && typeof data.message === "string"
+      ? data.message
+      : "Please go back and try again.";
+  return <ErrorMessage code={String(status)} title="This request could not be handled" text={reason} />;
 }
 
 export function NotFoundMessage() {

@@ -1,8 +1,7 @@
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useLocation } from "react-router";
 import { usePageTheme } from "./page-theme";
-import { type Theme, themeCookie } from "./theme";
-import { THEME_INTENT } from "./theme-action";
+import { THEME_INTENT, type Theme, themeCookie } from "./theme";
 
 const OPTIONS: ReadonlyArray<{ theme: Theme; label: string; Icon: typeof Sun }> = [
   { theme: "light", label: "Light theme", Icon: Sun },

@@ -43,8 +43,17 @@ export function themeCookie(theme: Theme, secure = false): string {
     : `${THEME_COOKIE}=${theme}; Max-Age=${ONE_YEAR_SECONDS}; ${attributes}`;
 }
 
+/** The form field that marks a post as the theme toggle's. */
+export const THEME_INTENT = "set-theme";
+
+/** A path on this site: one "/" then printable ASCII, never "//" (another host). */
+const RETURN_PATH = /^\/(?!\/)[!-~]*$/;
+
 /** A same-site path to return to after the theme form; anything else goes home. */
 export function safeReturnPath(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
+  // Printable ASCII only: a control character, a space or a non-ASCII letter would be
+  // refused by the Location header (a 500) or, like a tab, ignored by browsers, turning
+  // "/\t/evil.example" into the other site "//evil.example".
+  if (typeof value !== "string" || !RETURN_PATH.test(value) || value.includes("\\")) return "/";
   return value;
 }

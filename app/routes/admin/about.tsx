@@ -10,6 +10,7 @@ import { contentStoreFor } from "~/lib/content-store.server";
 import { runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { getAboutContentForEditor } from "../../../server/content/about.ts";
 import { listCertifications, listSkills, listTimelineEvents } from "../../../server/content/profile.ts";
 import type { Route } from "./+types/about";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   await requireRole(services, request, "editor");
-  return runFormAction(await request.formData(), aboutIntents(contentStoreFor(context)), services.logger);
+  return runFormAction(await readForm(request), aboutIntents(contentStoreFor(context)), services.logger);
 }
 
 // Choosing a tab changes the address only: every tab's data is on the page already.

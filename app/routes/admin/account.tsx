@@ -12,6 +12,7 @@ import { PageTitle } from "~/components/site/page-title";
 import { servicesContext, viewerContext } from "~/context";
 import { runFormAction } from "~/lib/form-action.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { loadAccountOverview } from "../../../server/auth/account.ts";
 import type { AccountVisitor } from "../../../server/auth/account-changes.ts";
 import type { Route } from "./+types/account";
@@ -33,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const visitor: AccountVisitor = { services, viewer: context.get(viewerContext), request, cookies: [] };
   const details: AccountDetails = {};
-  const answer = await runFormAction(await request.formData(), accountIntents(visitor, details), services.logger);
+  const answer = await runFormAction(await readForm(request), accountIntents(visitor, details), services.logger);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   // Better Auth rotates the session when two-factor is turned on or off, or when other
   // sessions are revoked along with a password change: the browser needs the new cookie.

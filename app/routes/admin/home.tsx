@@ -9,6 +9,7 @@ import { contentStoreFor } from "~/lib/content-store.server";
 import { runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { getHomeContentForEditor } from "../../../server/content/home.ts";
 import { getNewsletterStats } from "../../../server/newsletter/admin.ts";
 import { getNewsletterSettings } from "../../../server/newsletter/settings.ts";
@@ -53,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const viewer = await requireRole(services, request, "editor");
   const intents = { ...homePageIntents(contentStoreFor(context)), ...newsletterSettingsIntents(services, viewer) };
-  return runFormAction(await request.formData(), intents, services.logger);
+  return runFormAction(await readForm(request), intents, services.logger);
 }
 
 export const shouldRevalidate = skipRevalidationForTabs;

@@ -8,6 +8,7 @@ import { servicesContext } from "~/context";
 import { runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
 import type { Route } from "./+types/media";
 
@@ -29,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const viewer = await requireRole(services, request, "editor");
   return runFormAction(
-    await request.formData(),
+    await readForm(request),
     mediaIntents(mediaLibraryOf(services), viewer.user.id),
     services.logger,
   );

@@ -12,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { servicesContext } from "~/context";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { SUBSCRIBER_STATUSES } from "../../../server/db/schema.ts";
 import { countEmailsByStatus, listRecentEmails } from "../../../server/mail/outbox.ts";
 import {
@@ -83,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   await requireRole(services, request, "admin");
-  return newsletterAction(services, await request.formData());
+  return newsletterAction(services, await readForm(request));
 }
 
 export default function AdminNewsletterPage({ loaderData }: Route.ComponentProps) {

@@ -13,6 +13,7 @@ import { contentStoreFor } from "~/lib/content-store.server";
 import { runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { listChapters } from "../../../server/content/chapters.ts";
 import { listSections } from "../../../server/content/sections.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
@@ -39,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   await requireRole(services, request, "editor");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === PROJECTS_INTENTS.previewSection) {
     return answerSectionPreview(formData, mediaLibraryOf(services));
   }

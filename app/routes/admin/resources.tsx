@@ -17,6 +17,7 @@ import { runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { itemIntents } from "~/lib/item-intents.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { resourceCategoryFilter } from "../../../server/content/resource-input.ts";
 import { createResource, deleteResource, listResources, updateResource } from "../../../server/content/resources.ts";
 import type { Route } from "./+types/resources";
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "editor");
   const store = contentStoreFor(context);
   return runFormAction(
-    await request.formData(),
+    await readForm(request),
     itemIntents({
       thing: "resource",
       intents: RESOURCE_INTENTS,

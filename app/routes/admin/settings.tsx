@@ -7,6 +7,7 @@ import { contentStoreFor } from "~/lib/content-store.server";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { getSiteSettingsForEditor, updateSiteSettings } from "../../../server/content/site-settings.ts";
 import type { Route } from "./+types/settings";
 
@@ -25,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "admin");
   const store = contentStoreFor(context);
   return runFormAction(
-    await request.formData(),
+    await readForm(request),
     {
       [SAVE_SITE_SETTINGS_INTENT]: formIntent({
         schema: siteSettingsFormSchema,

@@ -18,6 +18,7 @@ import { runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { itemIntents } from "~/lib/item-intents.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { tipCategoryFilter } from "../../../server/content/tip-input.ts";
 import { createTip, deleteTip, listTips, updateTip } from "../../../server/content/tips.ts";
 import type { Route } from "./+types/tips";
@@ -42,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "editor");
   const store = contentStoreFor(context);
   return runFormAction(
-    await request.formData(),
+    await readForm(request),
     // The spec calls the tips of this screen "resources", so its toasts do too.
     itemIntents({
       thing: "resource",

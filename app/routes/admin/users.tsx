@@ -15,6 +15,7 @@ import { servicesContext } from "~/context";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
 import { requireRole } from "~/lib/guards.server";
 import { adminPageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { useAuth } from "~/lib/use-auth";
 import { createInvitation, listPendingInvitations, revokeInvitation } from "../../../server/auth/invitations.ts";
 import { deleteUser, listUsers, setRole } from "../../../server/auth/users.ts";
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const details: InvitationDetails = {};
   let demotedSelf = false;
   const answer = await runFormAction(
-    await request.formData(),
+    await readForm(request),
     {
       invite: formIntent({
         schema: inviteSchema,

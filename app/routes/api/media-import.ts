@@ -1,8 +1,8 @@
 import { servicesContext } from "~/context";
 import { requireApiCaller } from "../../../server/auth/api-caller.ts";
-import { Invalid } from "../../../server/errors.ts";
+import { Invalid, methodNotAllowed } from "../../../server/errors.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
-import { mediaErrorResponse, mediaJson, methodNotAllowed } from "../../../server/media/responses.ts";
+import { mediaErrorResponse, mediaJson } from "../../../server/media/responses.ts";
 import { IMAGE_UPLOADED_MESSAGE, UPLOAD_FAILED_MESSAGE } from "../../../server/media/rules.ts";
 import type { Route } from "./+types/media-import";
 

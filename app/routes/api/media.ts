@@ -1,8 +1,9 @@
 import { servicesContext } from "~/context";
 import { requireApiCaller } from "../../../server/auth/api-caller.ts";
+import { methodNotAllowed } from "../../../server/errors.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
 import { readImageUpload } from "../../../server/media/multipart.ts";
-import { mediaErrorResponse, mediaJson, methodNotAllowed } from "../../../server/media/responses.ts";
+import { mediaErrorResponse, mediaJson } from "../../../server/media/responses.ts";
 import {
   DELETE_FAILED_MESSAGE,
   IMAGE_DELETED_MESSAGE,

@@ -1,6 +1,6 @@
 import { servicesContext } from "~/context";
 import { requireApiRole } from "../../../server/auth/guards.ts";
-import { describeError } from "../../../server/errors.ts";
+import { describeError, methodNotAllowed } from "../../../server/errors.ts";
 import { sendTestEmail, testEmailMessage } from "../../../server/newsletter/test-email.ts";
 import type { Route } from "./+types/newsletter-test-email";
 
@@ -16,7 +16,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireApiRole(context.get(servicesContext), request, "admin");
-  return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { ...NO_STORE, Allow: "POST" } });
+  return methodNotAllowed("POST");
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
 import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
 import { emailReport } from "../../../server/mail/reports.ts";
 import type { Route } from "./+types/forgot-password";
@@ -47,7 +48,7 @@ const REQUESTED: { sent: Result; kept: Result } = {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const email = formText(form, "email");
   const problem = !email
     ? "Email is required."

@@ -9,6 +9,7 @@ import { NewPasswordFields, newPasswordProblems } from "~/components/auth/passwo
 import { Button } from "~/components/ui/button";
 import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
 import { passwordProblem } from "../../../server/auth/password-policy.ts";
 import type { Route } from "./+types/reset-password";
@@ -51,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const token = formText(form, "token");
   const password = formPassword(form, "password");
   const fieldErrors = newPasswordProblems(password, formPassword(form, "confirmPassword"), passwordProblem);

@@ -11,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
 import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { getViewer } from "../../../server/auth/guards.ts";
 import { callAuth, forwardedCookies, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
 import type { Route } from "./+types/sign-in";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const email = formText(form, "email");
   const password = formPassword(form, "password");
   const destination = afterSignInPath(formText(form, "redirectTo"));

@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
 import { servicesContext } from "~/context";
 import { pageTitle } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { getViewer } from "../../../server/auth/guards.ts";
 import {
   type AuthCallResult,
@@ -90,7 +91,7 @@ const EXPIRED_SIGN_IN = "This sign-in attempt has expired or was tried too many 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const method = (["totp", "backup", "sms"] as const).find((name) => name === formText(form, "method")) ?? "totp";
   const redirectTo = keptRedirect(formText(form, "redirectTo"));
 

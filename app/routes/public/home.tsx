@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import { safeHref } from "~/components/public/external";
 import { NewsletterForm } from "~/components/public/newsletter-form";
 import { publicPageMeta } from "~/components/public/page-meta";
-import { handleThemeAction } from "~/components/theme/theme-action";
+import { handleThemeAction } from "~/components/theme/theme-action.server";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
 import { SITE_DESCRIPTION, SITE_NAME } from "~/lib/meta";

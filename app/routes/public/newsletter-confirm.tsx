@@ -7,6 +7,7 @@ import { Spinner } from "~/components/ui/spinner";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { confirmSubscription } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-confirm";
 
@@ -34,7 +35,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const token = (await request.formData()).get("token");
+  const token = (await readForm(request)).get("token");
   if (typeof token !== "string" || token.trim() === "" || token.length > 500) {
     return { success: false as const, error: MISSING_TOKEN };
   }

@@ -5,6 +5,7 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
+import { readForm } from "~/lib/read-form.server";
 import { unsubscribeWithToken } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-unsubscribe";
 
@@ -27,7 +28,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const token = (await request.formData()).get("token");
+  const token = (await readForm(request)).get("token");
   if (typeof token !== "string" || token.trim() === "" || token.length > 500) return { success: false };
   const result = await unsubscribeWithToken(services.db, services.secret, token.trim());
   return { success: result.success };

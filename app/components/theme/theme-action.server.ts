@@ -1,8 +1,6 @@
 import { redirect } from "react-router";
-import { isTheme, safeReturnPath, themeCookie } from "./theme";
-
-/** The form field that marks a post as the theme toggle's. */
-export const THEME_INTENT = "set-theme";
+import { readForm } from "~/lib/read-form.server";
+import { isTheme, safeReturnPath, THEME_INTENT, themeCookie } from "./theme";
 
 /**
  * The theme toggle's form, without JavaScript: it posts here (the home route's action),
@@ -10,7 +8,7 @@ export const THEME_INTENT = "set-theme";
  * Returns null when the post was not the theme form's.
  */
 export async function handleThemeAction(request: Request): Promise<Response | null> {
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== THEME_INTENT) return null;
   const theme = form.get("theme");
   const headers = new Headers();

@@ -1,0 +1,140 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORM_BODY_REQUIRED, FORM_BODY_UNREADABLE } from "../../app/lib/read-form.server.ts";
+import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
+import { concretePath, ROUTE_TABLE } from "../helpers/route-table.ts";
+import { request } from "./client.ts";
+
+/**
+ * Bodies no browser form sends, posted to every page that has an action (taken from the
+ * route table): the sender is told what was wrong with a 4xx, and nothing is logged as a
+ * server error. POST-only APIs answer other methods 405, and the theme form never sends
+ * a Location the header cannot carry or a browser would read as another host.
+ */
+
+const APP_DIR = path.resolve(import.meta.dirname, "../../app");
+const exportsAction = (file: string) =>
+  /export (async )?(function|const) action\b/.test(readFileSync(path.join(APP_DIR, file), "utf8"));
+const exportsLoader = (file: string) =>
+  /export (async )?(function|const) loader\b/.test(readFileSync(path.join(APP_DIR, file), "utf8"));
+
+const isApi = (file: string) => file.startsWith("routes/api/") || file.endsWith(".csv.ts");
+// Sign-out reads no body: any same-origin POST ends the session (and would end this test's).
+const READS_NO_BODY = new Set(["routes/auth/sign-out.tsx"]);
+const FORM_PAGES = ROUTE_TABLE.filter(
+  (route) => !isApi(route.file) && exportsAction(route.file) && !READS_NO_BODY.has(route.file),
+).map((route) => (route.index ? `${concretePath(route.path)}?index` : concretePath(route.path)));
+const POST_ONLY_APIS = ROUTE_TABLE.filter((route) => isApi(route.file) && exportsAction(route.file)).map((route) =>
+  concretePath(route.path),
+);
+
+const ADMIN = { email: "admin@example.com", name: "Ada Admin", role: "admin" as const };
+let site: SiteWithAccounts;
+let cookie: string;
+
+beforeAll(async () => {
+  site = await startSiteWithAccounts({ dialect: "sqlite", accounts: [ADMIN] });
+  cookie = await signIn(site.server.url, ADMIN.email);
+});
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+const serverErrors = () => site.server.logs().filter((line) => (line.level ?? 0) >= 50);
+
+describe("bodies that are not forms", () => {
+  it("covers the pages with actions, admin and public", () => {
+    expect(FORM_PAGES).toEqual(expect.arrayContaining(["/auth", "/?index", "/admin/home", "/newsletter/confirm"]));
+    expect(POST_ONLY_APIS).toContain("/api/newsletter/subscribe");
+  });
+
+  const bodies = [
+    {
+      name: "JSON",
+      type: "application/json",
+      body: '{"name":null,"intent":["x"]}',
+      status: 415,
+      message: FORM_BODY_REQUIRED,
+    },
+    { name: "plain text", type: "text/plain", body: "intent=save", status: 415, message: FORM_BODY_REQUIRED },
+    { name: "no content type", type: undefined, body: "intent=save", status: 415, message: FORM_BODY_REQUIRED },
+    {
+      name: "broken multipart",
+      type: "multipart/form-data; boundary=----x",
+      body: '------x\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsave\r\n--',
+      status: 400,
+      message: FORM_BODY_UNREADABLE,
+    },
+  ];
+
+  for (const { name, type, body, status, message } of bodies) {
+    it(`answers ${name} with ${status} and the reason on every page with an action`, async () => {
+      for (const page of FORM_PAGES) {
+        const response = await request(`${site.server.url}${page}`, {
+          method: "POST",
+          headers: { Origin: site.server.url, Cookie: cookie, ...(type ? { "Content-Type": type } : {}) },
+          body,
+        });
+        expect(response.status, `POST ${page} (${name})`).toBe(status);
+        expect(response.text(), `POST ${page} (${name})`).toContain(message);
+      }
+      expect(serverErrors()).toEqual([]);
+    });
+  }
+});
+
+describe("methods an endpoint does not take", () => {
+  it("answers GET on POST-only APIs with 405 and Allow, never the router's generic error", async () => {
+    for (const api of POST_ONLY_APIS) {
+      const file = ROUTE_TABLE.find((route) => concretePath(route.path) === api)?.file as string;
+      expect(exportsLoader(file), `${file} answers GET itself`).toBe(true);
+      const response = await request(`${site.server.url}${api}`, { headers: { Cookie: cookie } });
+      // React Router's own answer to a GET on a route without a loader is a 400
+      // "Unexpected Server Error": each such route answers GET itself.
+      expect(response.text(), `GET ${api}`).not.toContain("Unexpected Server Error");
+      expect([200, 400, 405], `GET ${api}`).toContain(response.status);
+      if (response.status === 405) expect(response.headers.allow, api).toMatch(/POST/);
+    }
+    expect(serverErrors()).toEqual([]);
+  });
+});
+
+describe("the theme form's return path", () => {
+  const returnPaths = [
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/a\u007fb",
+    "/\u3000",
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example/",
+  ];
+
+  it("sends every unsafe return path home instead", async () => {
+    for (const returnTo of returnPaths) {
+      const response = await request(`${site.server.url}/?index`, {
+        method: "POST",
+        headers: { Origin: site.server.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "set-theme", theme: "dark", returnTo }).toString(),
+      });
+      expect(response.status, JSON.stringify(returnTo)).toBe(303);
+      expect(response.headers.location, JSON.stringify(returnTo)).toBe("/");
+    }
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it("keeps a safe return path, query included", async () => {
+    const response = await request(`${site.server.url}/?index`, {
+      method: "POST",
+      headers: { Origin: site.server.url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        intent: "set-theme",
+        theme: "dark",
+        returnTo: "/resources?tab=tools%20x",
+      }).toString(),
+    });
+    expect(response.headers.location).toBe("/resources?tab=tools%20x");
+  });
+});
