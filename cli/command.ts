@@ -7,9 +7,13 @@ export interface CliCommand {
   summary: string;
   usage: string;
   options: ParseArgsOptionsConfig;
+  /** Whether the command takes arguments besides its options (e.g. a file name). */
+  positionals?: boolean;
   run(context: {
     config: Config;
     values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+    /** The arguments besides options; only for commands that take them. */
+    positionals?: string[];
     output: NodeJS.WritableStream;
   }): Promise<void>;
 }

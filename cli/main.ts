@@ -2,12 +2,20 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { type CliCommand, UsageError } from "./command.ts";
 import { databaseCommands } from "./commands/database.ts";
+import { backupCommands } from "./commands/backup.ts";
 import { newsletterCommands } from "./commands/newsletter.ts";
+import { transferCommands } from "./commands/transfer.ts";
 import { userCommands } from "./commands/users.ts";
 
 /** `npm run cli -- <command> [options]`: administration from a terminal. */
 
-const COMMANDS: CliCommand[] = [...databaseCommands, ...userCommands, ...newsletterCommands];
+const COMMANDS: CliCommand[] = [
+  ...databaseCommands,
+  ...userCommands,
+  ...newsletterCommands,
+  ...backupCommands,
+  ...transferCommands,
+];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));
@@ -24,8 +32,13 @@ export async function runCli(argv: string[], output: NodeJS.WritableStream = pro
   const command = COMMANDS.find((candidate) => candidate.name === name);
   try {
     if (!command) throw new UsageError(`Unknown command "${name}". Run \`npm run cli -- --help\` for the list.`);
-    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false });
-    await command.run({ config: loadConfig(), values, output });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: command.options,
+      strict: true,
+      allowPositionals: command.positionals === true,
+    });
+    await command.run({ config: loadConfig(), values, positionals, output });
     return 0;
   } catch (error) {
     if (

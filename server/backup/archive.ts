@@ -1,0 +1,125 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { create, extract } from "tar";
+import { z } from "zod";
+
+/**
+ * A backup is one .tar.gz (docs/decisions/014-backups-and-exports.md):
+ *   manifest.json            what follows, with a SHA-256 of every other file
+ *   database/bastion.sqlite  SQLite: the database file as VACUUM INTO wrote it
+ *   database/data.jsonl      PostgreSQL: every table, in the export format (docs/data-format.md)
+ *   media/<bucket>/<name>    every media file, byte for byte
+ */
+
+export const BACKUP_FORMAT = "bastion-backup";
+export const BACKUP_FORMAT_VERSION = 1;
+export const MANIFEST = "manifest.json";
+export const SQLITE_ENTRY = "database/bastion.sqlite";
+export const DATA_ENTRY = "database/data.jsonl";
+
+export const manifestSchema = z.object({
+  format: z.literal(BACKUP_FORMAT, { message: `it is not a Bastion backup (no "${BACKUP_FORMAT}" manifest)` }),
+  version: z.number().int(),
+  appVersion: z.string(),
+  schemaVersion: z.string(),
+  database: z.enum(["sqlite", "postgres"]),
+  createdAt: z.string(),
+  /** Rows per table, as the backup holds them. */
+  tables: z.record(z.string(), z.number().int().min(0)),
+  media: z.object({ bucket: z.string(), files: z.number().int().min(0), bytes: z.number().int().min(0) }),
+  /** Every file of the archive but the manifest: path → size and SHA-256 (hex). */
+  files: z.record(z.string(), z.object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+});
+
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export class ArchiveError extends Error {
+  override name = "ArchiveError";
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** Every file under `directory`, as forward-slash paths relative to it, sorted. */
+export async function listFiles(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+}
+
+/** Size and checksum of every file of a staged backup (the manifest is written after). */
+export async function describeFiles(directory: string): Promise<Manifest["files"]> {
+  const files: Manifest["files"] = {};
+  for (const name of await listFiles(directory)) {
+    const full = path.join(directory, name);
+    files[name] = { bytes: (await stat(full)).size, sha256: await sha256File(full) };
+  }
+  return files;
+}
+
+/**
+ * Writes the manifest and packs the staged folder into `target`: written under a
+ * temporary name and renamed, so a backup file that exists is complete.
+ */
+export async function packArchive(directory: string, manifest: Manifest, target: string): Promise<number> {
+  await writeFile(path.join(directory, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  const entries = [MANIFEST, ...Object.keys(manifest.files)];
+  const temporary = `${target}.partial`;
+  try {
+    await create({ gzip: true, file: temporary, cwd: directory, portable: true, noDirRecurse: true }, entries);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return (await stat(target)).size;
+}
+
+/**
+ * Unpacks an archive into an empty folder and checks it against its manifest: every
+ * file listed is there with its size and SHA-256, and nothing else is. Only regular
+ * files are unpacked (tar itself refuses absolute paths and "..").
+ */
+export async function unpackArchive(file: string, directory: string): Promise<Manifest> {
+  try {
+    await extract({ file, cwd: directory, strict: true, filter: (_, entry) => "type" in entry && entry.type === "File" });
+  } catch (error) {
+    throw new ArchiveError(`${file} cannot be read as a .tar.gz archive: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path.join(directory, MANIFEST), "utf8"));
+  } catch {
+    throw new ArchiveError(`${file} is not a Bastion backup: it has no readable ${MANIFEST}.`);
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ArchiveError(`${file} is not a usable Bastion backup: ${issue?.path.join(".") || "manifest"} ${issue?.message}.`);
+  }
+  const manifest = parsed.data;
+  if (manifest.version !== BACKUP_FORMAT_VERSION) {
+    throw new ArchiveError(
+      `${file} has backup format version ${manifest.version}; this installation reads version ${BACKUP_FORMAT_VERSION}. Upgrade Bastion first.`,
+    );
+  }
+  const present = (await listFiles(directory)).filter((name) => name !== MANIFEST);
+  const extra = present.find((name) => !(name in manifest.files));
+  if (extra) throw new ArchiveError(`The backup is damaged: ${extra} is not listed in its manifest.`);
+  for (const [name, expected] of Object.entries(manifest.files)) {
+    const full = path.join(directory, name);
+    const info = await stat(full).catch(() => undefined);
+    if (!info) throw new ArchiveError(`The backup is damaged: ${name} is missing.`);
+    if (info.size !== expected.bytes || (await sha256File(full)) !== expected.sha256) {
+      throw new ArchiveError(`The backup is damaged: the checksum of ${name} does not match its manifest.`);
+    }
+  }
+  return manifest;
+}

@@ -1,0 +1,165 @@
+import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import type { Kysely } from "kysely";
+import { type DatabaseHandle, openDatabase } from "../db/connection.ts";
+import { migrateToLatest } from "../db/migrate.ts";
+import type { Database } from "../db/schema.ts";
+import { imageTypeOfName } from "../media/image-type.ts";
+import { createMediaStorage } from "../media/storage/index.ts";
+import { readDataFile } from "../transfer/data-file.ts";
+import { clearTables, describeData, insertRows, tablesWithData } from "../transfer/load.ts";
+import { type Progress, silentProgress } from "../transfer/progress.ts";
+import { existingColumns, existingTables, readRows } from "../transfer/read-rows.ts";
+import { appliedSchemaVersion, latestSchemaVersion, migrateTo, newerSchemaMessage } from "../transfer/schema-version.ts";
+import { TABLES } from "../transfer/tables.ts";
+import { TransferRefused } from "../transfer/transfer.ts";
+import { decodeValue } from "../transfer/values.ts";
+import { ArchiveError, DATA_ENTRY, type Manifest, SQLITE_ENTRY, unpackArchive } from "./archive.ts";
+import type { BackupConfig } from "./backup.ts";
+
+/**
+ * Restores a backup into this installation's database and media storage. Everything
+ * is checked before anything is touched: the archive's checksums, its row counts, its
+ * schema version, and that the target is empty (or `force`). The database is loaded in
+ * one transaction; a backup of either database restores into either database.
+ */
+export async function restoreBackup(
+  config: BackupConfig,
+  handle: DatabaseHandle,
+  file: string,
+  options: { force: boolean; progress?: Progress },
+): Promise<{ manifest: Manifest; tables: number; rows: number; files: number; bytes: number }> {
+  const progress = options.progress ?? silentProgress;
+  const staging = await mkdtemp(path.join(tmpdir(), "bastion-restore-"));
+  const storage = createMediaStorage(config);
+  try {
+    progress.step(`Checking ${path.basename(file)}`);
+    const manifest = await unpackArchive(file, staging);
+    const newer = newerSchemaMessage("backup", manifest.schemaVersion);
+    if (newer) throw new ArchiveError(newer);
+    await checkCounts(staging, manifest);
+
+    const applied = await appliedSchemaVersion(handle.db);
+    if (applied && applied > manifest.schemaVersion) {
+      throw new TransferRefused(
+        `This database is at schema ${applied}, newer than the backup's ${manifest.schemaVersion}: restore into a blank database (the restore brings it to the backup's schema, loads it, then applies the newer migrations).`,
+      );
+    }
+    const data = applied ? await tablesWithData(handle.db) : new Map<string, number>();
+    const existingMedia = await storage.list();
+    if ((data.size > 0 || existingMedia.length > 0) && !options.force) {
+      const what = [
+        data.size > 0 ? `the database holds data (${describeData(data)})` : "",
+        existingMedia.length > 0 ? `${existingMedia.length} media files are stored` : "",
+      ].filter(Boolean);
+      throw new TransferRefused(
+        `This installation is not empty: ${what.join(" and ")}. Restore into an empty one, or add --force to replace everything.`,
+      );
+    }
+
+    await migrateTo(handle.db, handle.dialect, manifest.schemaVersion);
+    let rows = 0;
+    const onRows = (count: number) => {
+      rows += count;
+      progress.rows(count);
+    };
+    await handle.db.transaction().execute(async (trx) => {
+      const present = await existingTables(trx);
+      await clearTables(
+        trx,
+        TABLES.filter((spec) => present.has(spec.name)),
+      );
+      if (manifest.database === "sqlite") await loadFromSqlite(trx, path.join(staging, SQLITE_ENTRY), progress, onRows);
+      else await loadFromData(trx, path.join(staging, DATA_ENTRY), progress, onRows);
+    });
+
+    progress.step("Restoring media files");
+    if (existingMedia.length > 0) await storage.delete(existingMedia.map((stored) => stored.path));
+    const folder = path.join(staging, "media", manifest.media.bucket);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    let bytes = 0;
+    for (const name of names.sort()) {
+      const body = await readFile(path.join(folder, name));
+      await storage.put(name, body, imageTypeOfName(name)?.mime ?? "application/octet-stream");
+      bytes += body.length;
+      progress.file(body.length);
+    }
+    if (manifest.schemaVersion !== latestSchemaVersion()) await migrateToLatest(handle.db, handle.dialect);
+    return { manifest, tables: Object.keys(manifest.tables).length, rows, files: names.length, bytes };
+  } finally {
+    storage.close();
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** The rows in the archive's database match the manifest's counts, table by table. */
+async function checkCounts(staging: string, manifest: Manifest): Promise<void> {
+  const found = new Map<string, number>();
+  if (manifest.database === "sqlite") {
+    const copy = new DatabaseSync(path.join(staging, SQLITE_ENTRY), { readOnly: true });
+    try {
+      for (const name of Object.keys(manifest.tables)) {
+        const row = copy.prepare(`select count(*) as n from "${name.replaceAll('"', '""')}"`).get() as { n: number };
+        found.set(name, Number(row.n));
+      }
+    } catch (error) {
+      throw new ArchiveError(`The backup's database cannot be read: ${(error as Error).message}`);
+    } finally {
+      copy.close();
+    }
+  } else {
+    const { tables } = await readDataFile(path.join(staging, DATA_ENTRY), { allowed: () => true });
+    for (const [name, count] of tables) found.set(name, count);
+  }
+  for (const [name, expected] of Object.entries(manifest.tables)) {
+    if (found.get(name) !== expected) {
+      throw new ArchiveError(
+        `The backup is inconsistent: its manifest counts ${expected} rows in ${name}, its database holds ${found.get(name) ?? "no such table"}.`,
+      );
+    }
+  }
+}
+
+async function loadFromSqlite(
+  trx: Kysely<Database>,
+  file: string,
+  progress: Progress,
+  onRows: (count: number) => void,
+): Promise<void> {
+  const source = openDatabase({ kind: "sqlite", file });
+  try {
+    const present = await existingTables(source.db);
+    for (const spec of TABLES) {
+      if (!present.has(spec.name)) continue;
+      progress.step(`Restoring ${spec.name}`);
+      const columns = await existingColumns(source.db, spec);
+      const kinds = columns.map((column) => spec.columns[column]!);
+      for await (const batch of readRows(source.db, "sqlite", spec, columns)) {
+        const decoded = batch.map((row) => row.map((value, index) => decodeValue(kinds[index]!, value)));
+        await insertRows(trx, spec.name, columns, decoded);
+        onRows(batch.length);
+      }
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+async function loadFromData(
+  trx: Kysely<Database>,
+  file: string,
+  progress: Progress,
+  onRows: (count: number) => void,
+): Promise<void> {
+  await readDataFile(file, {
+    allowed: () => true,
+    onTable: (table) => progress.step(`Restoring ${table.spec.name}`),
+    onRows: async (table, batch) => {
+      await insertRows(trx, table.spec.name, table.columns, batch);
+      onRows(batch.length);
+    },
+  });
+}
