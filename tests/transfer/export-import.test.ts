@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DataFileError } from "../../server/transfer/data-file.ts";
+import { latestSchemaVersion } from "../../server/transfer/schema-version.ts";
+import { EXPORTED_TABLES } from "../../server/transfer/tables.ts";
+import { exportToFile, importFromFile, TransferRefused } from "../../server/transfer/transfer.ts";
+import { createInstallation, type Installation, seedSite, snapshotTables } from "../backup/site-data.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+
+const exported = new Set(EXPORTED_TABLES.map((spec) => spec.name));
+const onlyExported = (name: string) => exported.has(name);
+/** The file without its exportedAt, the one field that differs between two exports of the same data. */
+const withoutExportedAt = (file: string) => readFileSync(file, "utf8").replace(/"exportedAt":"[^"]*"/, '"exportedAt":""');
+
+const folder = mkdtempSync(path.join(tmpdir(), "bastion-export-test-"));
+let sequence = 0;
+const newFile = () => path.join(folder, `export-${++sequence}.json`);
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe.each(TEST_DIALECTS)("export from %s", (from) => {
+  let source: Installation;
+  let first: string;
+  const targets: Installation[] = [];
+  const target = async () => {
+    const created = await createInstallation(TEST_DIALECTS.find((d) => d !== from) ?? from);
+    targets.push(created);
+    return created;
+  };
+
+  beforeAll(async () => {
+    source = await createInstallation(from);
+    await seedSite(source);
+    first = newFile();
+    await exportToFile(source.handle, first);
+  });
+
+  afterAll(async () => {
+    for (const created of targets) await created.destroy();
+    await source?.destroy();
+  });
+
+  it("writes a versioned JSON Lines file: header, tables in order, rows, end line", () => {
+    const lines = readFileSync(first, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(lines[0]).toEqual({
+      format: "bastion-export",
+      version: 1,
+      exportedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      appVersion: "0.1.0",
+      schemaVersion: latestSchemaVersion(),
+    });
+    const tableLines = lines.filter((line) => "table" in line);
+    expect(tableLines.map((line) => line.table)).toEqual(EXPORTED_TABLES.map((spec) => spec.name));
+    const chapters = tableLines.find((line) => line.table === "chapters");
+    expect(chapters.rows).toBe(1);
+    const chapterRow = lines[lines.indexOf(chapters) + 1];
+    expect(chapterRow[chapters.columns.indexOf("published")]).toBe(true);
+    const media = tableLines.find((line) => line.table === "media");
+    const variants = lines[lines.indexOf(media) + 1][media.columns.indexOf("variants")];
+    expect(Array.isArray(variants) && Object.keys(variants[0])).toEqual(["bytes", "format", "height", "path", "width"]);
+    const account = tableLines.find((line) => line.table === "account");
+    expect(lines[lines.indexOf(account) + 1][account.columns.indexOf("password")]).toMatch(/\S{20,}/);
+    expect(lines.at(-1)).toEqual({ end: true, tables: tableLines.length, rows: expect.any(Number) });
+    expect(tableLines.map((line) => line.table)).not.toContain("session");
+  });
+
+  it("imports into the other database and exports again to the same bytes (but exportedAt)", async () => {
+    const other = await target();
+    const result = await importFromFile(other.handle, first, { force: false });
+    expect(result.tables).toBe(EXPORTED_TABLES.length);
+    expect(await snapshotTables(other.handle, onlyExported)).toEqual(await snapshotTables(source.handle, onlyExported));
+    const second = newFile();
+    await exportToFile(other.handle, second);
+    expect(withoutExportedAt(second)).toBe(withoutExportedAt(first));
+  });
+
+  it("refuses a database that holds data, and replaces its content with --force", async () => {
+    const other = await target();
+    await seedSite(other);
+    const before = await snapshotTables(other.handle);
+    const refused = await importFromFile(other.handle, first, { force: false }).catch((error) => error);
+    expect(refused).toBeInstanceOf(TransferRefused);
+    expect(refused.message).toMatch(
+      /^The database already holds data \(\d+ rows in user, .*\)\. Import into an empty database, or add --force to replace its content\.$/,
+    );
+    expect(await snapshotTables(other.handle)).toEqual(before);
+    await importFromFile(other.handle, first, { force: true });
+    expect(await snapshotTables(other.handle, onlyExported)).toEqual(await snapshotTables(source.handle, onlyExported));
+  });
+
+  it.each([
+    {
+      fault: "another format",
+      edit: (lines: string[]) => ['{"format":"wordpress-export","version":1}', ...lines.slice(1)],
+      message: (file: string) => `${file} is not a Bastion export file (its first line is not a "bastion-export" header).`,
+    },
+    {
+      fault: "a newer format version",
+      edit: (lines: string[]) => [lines[0]!.replace('"version":1', '"version":2'), ...lines.slice(1)],
+      message: (file: string) =>
+        `${file} has format version 2; this installation reads version 1. Upgrade Bastion first.`,
+    },
+    {
+      fault: "a newer schema",
+      edit: (lines: string[]) => [lines[0]!.replace(/"schemaVersion":"[^"]+"/, '"schemaVersion":"9001-next"'), ...lines.slice(1)],
+      message: () =>
+        `This export file was made by a newer version of Bastion (schema 9001-next); this installation has schema ${latestSchemaVersion()}. Upgrade Bastion first.`,
+    },
+    {
+      fault: "a bad value",
+      edit: (lines: string[]) => {
+        const index = lines.findIndex((line) => line.startsWith('{"table":"chapters"'));
+        const columns = JSON.parse(lines[index]!).columns as string[];
+        const row = JSON.parse(lines[index + 1]!);
+        row[columns.indexOf("published")] = "yes";
+        return lines.map((line, at) => (at === index + 1 ? JSON.stringify(row) : line));
+      },
+      message: (file: string, lines: string[]) =>
+        `${file}, line ${lines.findIndex((line) => line.includes('"yes"')) + 1}: table "chapters", row 1: column "published" must be true, false or null`,
+    },
+    {
+      fault: "a missing end",
+      edit: (lines: string[]) => lines.slice(0, -1),
+      message: (file: string, lines: string[]) => `${file}, line ${lines.length}: the file has no end line: it is truncated`,
+    },
+  ])("refuses $fault with a clear message and changes nothing", async ({ edit, message }) => {
+    const other = await target();
+    const before = await snapshotTables(other.handle);
+    const lines = edit(readFileSync(first, "utf8").trimEnd().split("\n"));
+    const file = newFile();
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const refused = await importFromFile(other.handle, file, { force: true }).catch((error) => error);
+    expect(refused).toBeInstanceOf(DataFileError);
+    expect(refused.message).toBe(message(file, lines));
+    expect(await snapshotTables(other.handle)).toEqual(before);
+  });
+});
