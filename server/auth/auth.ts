@@ -16,6 +16,7 @@ import { apiTokenJwtOptions } from "./api-tokens.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./password-policy.ts";
 import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
 import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
+import { userNameProblem } from "./users.ts";
 
 /**
  * Better Auth on the application's own database: email + password, database
@@ -205,6 +206,10 @@ export function createAuth(options: AuthOptions) {
         }
         if (PASSWORD_PATHS.has(ctx.path)) {
           const problem = passwordProblem(String(ctx.body?.newPassword ?? ""));
+          if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+        }
+        if (ctx.path === "/update-user" && ctx.body && typeof ctx.body === "object" && "name" in ctx.body) {
+          const problem = userNameProblem(ctx.body.name);
           if (problem) throw new APIError("BAD_REQUEST", { message: problem });
         }
       }),

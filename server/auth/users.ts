@@ -69,6 +69,22 @@ export function normalizeName(value: string, options: { required: boolean }): st
   return name;
 }
 
+/**
+ * Why a name sent straight to Better Auth (POST /api/auth/update-user) cannot be stored,
+ * or null: the same rule as account creation and the account form, where Better Auth
+ * itself takes any length and answers a null name with a database error.
+ */
+export function userNameProblem(value: unknown): string | null {
+  if (typeof value !== "string") return "The name must be text.";
+  try {
+    normalizeName(value, { required: true });
+    return null;
+  } catch (error) {
+    if (error instanceof Invalid) return error.message;
+    throw error;
+  }
+}
+
 export function parseRole(value: string): Role {
   if (!(ROLES as readonly string[]).includes(value)) {
     throw new Invalid({ role: `The role must be ${ROLES.join(" or ")}.` });

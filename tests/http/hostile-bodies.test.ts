@@ -138,3 +138,41 @@ describe("the theme form's return path", () => {
     expect(response.headers.location).toBe("/resources?tab=tools%20x");
   });
 });
+
+describe("Better Auth's own endpoints", () => {
+  const updateUser = (body: unknown) =>
+    request(`${site.server.url}/api/auth/update-user`, {
+      method: "POST",
+      headers: { Origin: site.server.url, Cookie: cookie, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const storedName = async () => {
+    const database = await site.openDatabase();
+    try {
+      const row = await database.db
+        .selectFrom("user")
+        .select("name")
+        .where("email", "=", ADMIN.email)
+        .executeTakeFirst();
+      return row?.name;
+    } finally {
+      await database.close();
+    }
+  };
+
+  it("refuses a name the account form would refuse, and keeps the stored one", async () => {
+    for (const name of [null, 42, "", "   ", "x".repeat(101), "x".repeat(200_000)]) {
+      const response = await updateUser({ name });
+      expect(response.status, `name ${JSON.stringify(name)?.slice(0, 20)}`).toBe(400);
+      expect(JSON.parse(response.text()).message).toMatch(/name/i);
+    }
+    expect(await storedName()).toBe(ADMIN.name);
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it("takes a name within the rules", async () => {
+    const response = await updateUser({ name: "Ada Lovelace" });
+    expect(response.status).toBe(200);
+    expect(await storedName()).toBe("Ada Lovelace");
+  });
+});
