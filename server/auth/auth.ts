@@ -14,6 +14,7 @@ import { auditAccountChange, auditSessionDeleted, noteStateBeforeAccountChange }
 import { accountLinkEndpoints } from "./account-endpoints.ts";
 import { apiTokenJwtOptions } from "./api-tokens.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./password-policy.ts";
+import { forgetPasswordResetLinks } from "./password-reset-links.ts";
 import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
 import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
 import { userNameProblem } from "./users.ts";
@@ -131,6 +132,8 @@ export function createAuth(options: AuthOptions) {
         await options.sendPasswordResetEmail({ user, url, token });
       },
       onPasswordReset: async ({ user }) => {
+        // The link just used is consumed; older unused ones of the account stop working too.
+        await forgetPasswordResetLinks(db, user.id);
         await recordAudit(db, { userId: user.id, action: "account.password-reset", entity: "user", entityId: user.id });
       },
     },

@@ -4,14 +4,18 @@ import type { Database } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { SITE_NAME } from "../site.ts";
+import { mayEmailResetLink } from "./password-reset-links.ts";
 
-/** The account emails: password reset and invitation, written to the outbox. */
+/** The account emails: password reset (within its per-address limit) and invitation, written to the outbox. */
 
 export async function enqueuePasswordResetEmail(
   db: Kysely<Database>,
   config: Config,
   reset: { user: { email: string; name: string }; token: string },
 ): Promise<void> {
+  // Past the address's hourly allowance the link is made but not sent: the answer to the
+  // request stays the same, so it tells nobody whether the account exists.
+  if (!(await mayEmailResetLink(db, reset.user.email))) return;
   const url = `${config.publicOrigin}/auth/reset-password?${new URLSearchParams({ token: reset.token })}`;
   const { html, text } = renderEmail({
     siteName: SITE_NAME,

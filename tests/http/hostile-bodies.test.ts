@@ -149,7 +149,9 @@ describe("Better Auth's own endpoints", () => {
   const storedName = async () => {
     const database = await site.openDatabase();
     try {
+      // Better Auth's user table is not in the app's schema types.
       const row = await database.db
+        .withTables<{ user: { email: string; name: string } }>()
         .selectFrom("user")
         .select("name")
         .where("email", "=", ADMIN.email)
