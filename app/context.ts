@@ -6,6 +6,13 @@ import type { AppServices } from "../server/services.ts";
 export interface RequestValues {
   /** Nonce of this response's Content-Security-Policy; every inline script carries it. */
   cspNonce: string;
+  /**
+   * The route pattern React Router matched ("/projects/:slug"), set once it has
+   * (app/entry.server.tsx): the bounded label of the request's metrics (server/metrics/).
+   */
+  routePattern?: string;
+  /** The request's id (X-Request-Id), for log lines written outside the Express layer. */
+  requestId?: string;
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -7,15 +7,43 @@ import {
   type HandleErrorFunction,
   isRouteErrorResponse,
   type RouterContextProvider,
+  type ServerInstrumentation,
   ServerRouter,
 } from "react-router";
 import type { AppServices } from "../server/services.ts";
 import { NonceProvider } from "./components/nonce";
 import { RequestThemeProvider } from "./components/theme/page-theme";
 import { themeFromCookieHeader } from "./components/theme/theme";
-import { requestContext, servicesContext } from "./context";
+import { type RequestValues, requestContext, servicesContext } from "./context";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Hands the route pattern React Router matched ("/projects/:slug") to the Express layer,
+ * through the request's values, as the request's label in the metrics (server/metrics/):
+ * a pattern keeps the label set bounded where the raw path would not.
+ */
+export const instrumentations: ServerInstrumentation[] = [
+  {
+    handler(handler) {
+      handler.instrument({
+        async request(handle, { context }) {
+          const result = await handle();
+          if (result.meta && context) requestValuesOf(context).routePattern = result.meta.pattern;
+        },
+      });
+    },
+  },
+];
+
+/** The request's values; empty when the request did not come through the Express layer. */
+function requestValuesOf(context: Pick<RouterContextProvider, "get">): Partial<RequestValues> {
+  try {
+    return context.get(requestContext);
+  } catch {
+    return {};
+  }
+}
 
 export default function handleRequest(
   request: Request,
@@ -88,7 +116,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // A client's mistake (405 for a POST to a page without an action, say) is not ours.
   if (isRouteErrorResponse(error) && error.status < 500) {
     const path = new URL(request.url).pathname;
-    servicesOf(context)?.logger.warn({ status: error.status, path }, error.statusText || "Client error");
+    servicesOf(context)?.logger.warn(
+      { reqId: requestIdOf(context), status: error.status, path },
+      error.statusText || "Client error",
+    );
     return;
   }
   logUnhandledError(error, request, context);
@@ -97,8 +128,13 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 function logUnhandledError(error: unknown, request: Request, context: Readonly<RouterContextProvider>): void {
   const path = new URL(request.url).pathname;
   const logger = servicesOf(context)?.logger;
-  if (logger) logger.error({ err: error, path }, "Unhandled error");
+  if (logger) logger.error({ reqId: requestIdOf(context), err: error, path }, "Unhandled error");
   else console.error("Unhandled error", path, error);
+}
+
+/** The request's id (X-Request-Id), so that an error's line can be found with the request's. */
+function requestIdOf(context: Readonly<RouterContextProvider>): string | undefined {
+  return requestValuesOf(context).requestId;
 }
 
 /** Undefined when the request failed before the Express layer provided the services. */

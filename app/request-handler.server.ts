@@ -3,7 +3,7 @@ import { createRequestHandler } from "@react-router/express";
 import type { RequestHandler } from "express";
 import { RouterContextProvider } from "react-router";
 import type { AppServices } from "../server/services.ts";
-import { requestContext, servicesContext } from "./context.ts";
+import { type RequestValues, requestContext, servicesContext } from "./context.ts";
 
 /**
  * The entry of the server bundle (vite.config.ts). It is built together with the
@@ -22,7 +22,11 @@ export function createReactRouterHandler(services: AppServices): RequestHandler 
     getLoadContext(_req, res) {
       const context = new RouterContextProvider();
       context.set(servicesContext, services);
-      context.set(requestContext, { cspNonce: res.locals.cspNonce as string });
+      // The same object stays in res.locals, where the Express layer reads what the router
+      // added to it (the matched route pattern, for the metrics).
+      const values: RequestValues = { cspNonce: res.locals.cspNonce as string, requestId: String(res.req.id) };
+      res.locals.requestValues = values;
+      context.set(requestContext, values);
       return context;
     },
   });

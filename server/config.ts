@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustProxy } from "./http/client-address.ts";
 
 /**
  * The environment, parsed once into one typed object. Every variable is listed in
@@ -29,17 +30,6 @@ const httpUrl = (name: string) =>
         return false;
       }
     }, `${name} must be an http:// or https:// URL`);
-
-const booleanFlag = (name: string) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine(
-      (value) => ["", "0", "1", "true", "false", "yes", "no", "on", "off"].includes(value),
-      `${name} must be true or false`,
-    )
-    .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
 /** A duration in (possibly fractional) seconds, between min and max, turned into milliseconds. */
 const seconds = (name: string, fallback: number, min: number, max: number) =>
@@ -114,7 +104,33 @@ const environmentSchema = z.object({
     .refine((value) => !value || z.email().safeParse(value).success, "ADMIN_EMAIL must be an email address"),
   ADMIN_PASSWORD: optionalText,
   ADMIN_NAME: optionalText,
-  TRUST_PROXY: booleanFlag("TRUST_PROXY").default(false),
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((value, context) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (value) => !value || /^[\x21-\x7e]{16,200}$/.test(value),
+      "METRICS_TOKEN must be 16 to 200 printable characters without spaces",
+    ),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 65535), {
+      message: "METRICS_PORT must be an integer between 1 and 65535",
+    })
+    .transform((value) => (value ? Number(value) : undefined)),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
@@ -144,6 +160,9 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
   const s3Keys = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3Keys.some(Boolean) && !s3Keys.every(Boolean)) {
     throw new ConfigError("S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY");
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+    throw new ConfigError("METRICS_PORT must differ from PORT: the metrics listener is a separate one");
   }
 
   return {
@@ -185,6 +204,11 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
       ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD as string, name: env.ADMIN_NAME ?? "Admin" }
       : undefined,
     trustProxy: env.TRUST_PROXY,
+    /**
+     * GET /metrics (server/metrics/): with the token as a bearer token, and/or alone on
+     * HOST:METRICS_PORT; off (404) when neither is set.
+     */
+    metrics: { token: env.METRICS_TOKEN || undefined, port: env.METRICS_PORT },
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -11,6 +11,8 @@ import { createPageCache } from "./http/page-cache/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMediaStorage } from "./media/storage/index.ts";
 import { isLocalStorage } from "./media/storage/local.ts";
+import { startMetricsListener } from "./metrics/endpoint.ts";
+import { createMetrics } from "./metrics/registry.ts";
 import { type AppServices, startServices } from "./services.ts";
 
 /**
@@ -52,6 +54,8 @@ async function main(): Promise<void> {
   const mediaStorage = createMediaStorage(config);
   // Rendered pages of anonymous visitors, keyed by the published content's version.
   const pageCache = createPageCache({ version: () => services.content.version() });
+  // Prometheus metrics (server/metrics/): counted always, served only when configured.
+  const metrics = createMetrics({ db: database.db, pool: database.pool, logger });
   const app = createHttpApp({
     config,
     logger,
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
     renderApp,
     clientAssets,
     localMedia: isLocalStorage(mediaStorage) ? mediaStorage : undefined,
+    metrics,
   });
   // Cache hits are answered before Express (server/http/cached-pages.ts), which also counts
   // every page view; the rest goes to the app.
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
       logger,
       trustProxy: config.trustProxy,
       pageViews: running.pageViews,
+      metrics,
       next: app,
     }),
   );
@@ -92,7 +98,22 @@ async function main(): Promise<void> {
     );
   });
 
-  installShutdown({ server, logger, closeServices: running.close, closeDevServer });
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsListener({
+          host: config.host,
+          port: config.metrics.port,
+          metrics,
+          access: { token: config.metrics.token },
+          logger,
+        });
+  const closeServices = async () => {
+    await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+    await running.close();
+  };
+
+  installShutdown({ server, logger, closeServices, closeDevServer });
 }
 
 async function productionRendering(services: AppServices) {

@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /** PostgreSQL's connection pool, read by the metrics; SQLite has one connection and none. */
+  pool?: Pick<pg.Pool, "totalCount" | "idleCount" | "waitingCount" | "options">;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export function openDatabase(config: DatabaseConfig, logger?: Pick<Logger, "erro
     return {
       db,
       dialect: "postgres",
+      pool,
       ping: async () => {
         await sql`select 1`.execute(db);
       },

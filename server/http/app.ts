@@ -7,7 +7,12 @@ import type { Logger } from "../logger.ts";
 import { FILE_TOO_LARGE_MESSAGE, UPLOAD_BODY_LIMIT_BYTES } from "../media/rules.ts";
 import { mediaImageOrigins } from "../media/storage/index.ts";
 import type { LocalStorage } from "../media/storage/local.ts";
+import { METRICS_PATH, serveMetrics } from "../metrics/endpoint.ts";
+import { measureRequests } from "../metrics/http-requests.ts";
+import type { Metrics } from "../metrics/registry.ts";
 import { limitRequestBody, limitUploadBody } from "./body-limit.ts";
+import { privateUnlessDeclared } from "./cache-policy.ts";
+import { clientAddress, compileTrust, type TrustFunction } from "./client-address.ts";
 import { handleUncaughtErrors } from "./errors.ts";
 import { healthCheck } from "./health.ts";
 import { serveLocalMedia } from "./media-files.ts";
@@ -34,6 +39,8 @@ export interface HttpAppOptions {
   clientAssets: { directory: string } | { middleware: RequestHandler };
   /** Media on local disk, served at /media/<bucket>/<name>; absent when media lives in S3. */
   localMedia?: LocalStorage;
+  /** Counts every request Express answers; with config.metrics.token, also served at GET /metrics. */
+  metrics?: Metrics;
 }
 
 /** Icons browsers request without a link to them: /favicon.ico, /apple-touch-icon-precomposed.png, … */
@@ -43,23 +50,28 @@ const BROWSER_ICON_PATH = /^\/(?:favicon|apple-touch-icon)[\w-]*\.(?:ico|png|svg
 const UPLOAD_PATH = "/api/media";
 
 /**
- * Hands the client's IP to Better Auth (rate limits, session records) in a header
- * of our own, overwriting any a client sent. req.ip is the socket address, or the
- * proxy-reported one only when TRUST_PROXY is set.
+ * Hands the client's address (server/http/client-address.ts) to Better Auth (rate limits,
+ * session records) and to the routes (the newsletter's per-IP limits) in a header of our
+ * own, overwriting any a client sent.
  */
-const passClientIp: RequestHandler = (req, _res, next) => {
-  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
-  next();
-};
+const passClientIp =
+  (trust: TrustFunction): RequestHandler =>
+  (req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
+    next();
+  };
 
 /** The Express application: middleware order matters and is documented inline. */
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { config, logger } = options;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.trustProxy);
+  // Express's req.ip, req.protocol and req.secure use the same trust as everything else.
+  const trust = compileTrust(config.trustProxy);
+  app.set("trust proxy", trust);
 
-  app.use(logRequests(logger));
+  app.use(logRequests(logger, trust));
+  if (options.metrics) app.use(measureRequests(options.metrics));
   app.use(compression());
   // Headers first, so that every answer below (assets, 403, 413, errors) carries them.
   app.use(assignCspNonce);
@@ -69,8 +81,14 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       allowDevServer: config.env === "development",
     }),
   );
+  // An answer that says nothing about caching is kept by no browser or CDN (cache-policy.ts).
+  app.use(privateUnlessDeclared);
 
   app.get("/healthz", healthCheck(options.pingDatabase));
+  // With METRICS_PORT alone, the metrics are served on that port only.
+  if (options.metrics && config.metrics.token) {
+    app.all(METRICS_PATH, serveMetrics(options.metrics, { token: config.metrics.token }, logger));
+  }
   if (options.localMedia) app.get("/media/:bucket/:name", serveLocalMedia(options.localMedia));
   if ("directory" in options.clientAssets) {
     const { directory } = options.clientAssets;
@@ -103,7 +121,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const isUpload = req.method === "POST" && req.path.toLowerCase().replace(/\/+$/, "") === UPLOAD_PATH;
     (isUpload ? uploadLimit : defaultLimit)(req, res, next);
   });
-  app.use(passClientIp);
+  app.use(passClientIp(trust));
   app.all("/api/auth/{*splat}", options.authHandler);
   if (options.pageCache) app.use(options.pageCache.capture);
   app.use(options.renderApp);

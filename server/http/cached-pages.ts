@@ -1,8 +1,10 @@
-import type { IncomingMessage, RequestListener } from "node:http";
-import type { TLSSocket } from "node:tls";
+import type { RequestListener } from "node:http";
 import type { PageViewCounter } from "../analytics/page-views.ts";
 import type { Logger } from "../logger.ts";
+import { type Metrics, PAGE_CACHE_ROUTE } from "../metrics/registry.ts";
+import { compileTrust, isSecure, type TrustProxy } from "./client-address.ts";
 import type { PageCache } from "./page-cache/index.ts";
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts";
 import { STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
 /**
@@ -12,46 +14,52 @@ import { STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
  * helmet, routing) is most of the time a hit takes, and a hit needs none of it: its
  * headers, the security baseline included, were captured from the response that
  * rendered the page. What a hit still gets here: HSTS exactly when the middleware would
- * send it, and the request's log line. Every page view, of a hit or of a response
- * Express writes, is counted here.
+ * send it, its X-Request-Id, the request's log line and its count in the metrics (one
+ * histogram observation). Every page view, of a hit or of a response Express writes, is
+ * counted here, and every request gets its id here (server/http/request-id.ts).
  */
 
 export interface CachedPagesOptions {
   pageCache: Pick<PageCache, "respond">;
   logger: Logger;
-  /** Config.trustProxy: whether X-Forwarded-Proto is believed (Express's "trust proxy"). */
-  trustProxy: boolean;
+  /** Config.trustProxy: which proxies' X-Forwarded-Proto and X-Request-Id are believed (server/http/client-address.ts). */
+  trustProxy: TrustProxy;
   pageViews: Pick<PageViewCounter, "observe" | "recordServed">;
+  /** Counts the hits; Express counts the rest (server/metrics/http-requests.ts). */
+  metrics?: Pick<Metrics, "observeRequest">;
   /** Answers everything that is not a hit: the Express application. */
   next: RequestListener;
 }
 
 const HSTS: string[] = ["strict-transport-security", STRICT_TRANSPORT_SECURITY];
 
-/** Express's req.secure: TLS on this socket, or (trusted proxy only) the first X-Forwarded-Proto. */
-export function isSecure(req: IncomingMessage, trustProxy: boolean): boolean {
-  if ((req.socket as TLSSocket).encrypted) return true;
-  if (!trustProxy) return false;
-  const forwarded = req.headers["x-forwarded-proto"];
-  return typeof forwarded === "string" && forwarded.split(",")[0]?.trim() === "https";
-}
-
 export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListener {
-  const { pageCache, logger, trustProxy, pageViews, next } = options;
+  const { pageCache, logger, pageViews, metrics, next } = options;
+  const trust = compileTrust(options.trustProxy);
   return (req, res) => {
-    const started = Date.now();
-    const served = pageCache.respond(req, res, isSecure(req, trustProxy) ? HSTS : undefined);
+    const started = performance.now();
+    const id = requestIdOf(req, trust);
+    const extraHeaders = isSecure(req, trust) ? [...HSTS, REQUEST_ID_HEADER, id] : [REQUEST_ID_HEADER, id];
+    const served = pageCache.respond(req, res, extraHeaders);
     if (!served) {
+      res.setHeader(REQUEST_ID_HEADER, id);
       pageViews.observe(req, res);
       next(req, res);
       return;
     }
+    const elapsedMs = performance.now() - started;
+    metrics?.observeRequest(req.method, PAGE_CACHE_ROUTE, served.status, elapsedMs / 1000);
     pageViews.recordServed(req, served.status, served.contentType);
     if (!logger.isLevelEnabled("info")) return;
     // The line server/http/request-log.ts writes for every other request.
     const path = (req.url ?? "").split("?")[0];
     logger.info(
-      { req: { method: req.method, path }, res: { status: served.status }, durationMs: Date.now() - started },
+      {
+        reqId: id,
+        req: { method: req.method, path },
+        res: { status: served.status },
+        durationMs: Math.round(elapsedMs),
+      },
       `${req.method} ${path} ${served.status}`,
     );
   };

@@ -120,7 +120,10 @@ describe("loadConfig", () => {
       [{ AUTH_SECRET: "too-short" }, "AUTH_SECRET must be at least 32 characters long"],
       [{ ADMIN_EMAIL: "owner@example.com" }, "ADMIN_PASSWORD must be set when ADMIN_EMAIL is set"],
       [{ ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "x" }, "ADMIN_EMAIL must be an email address"],
-      [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY must be true or false"],
+      [
+        { TRUST_PROXY: "maybe" },
+        'TRUST_PROXY: "maybe" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal; TRUST_PROXY must be false, a number of proxy hops from 1 to 10, or a comma-separated list of proxy addresses, CIDR ranges and the names loopback, linklocal, uniquelocal',
+      ],
       [{ SMTP_URL: "http://mail" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
       [{ MAIL_POLL_SECONDS: "soon" }, "MAIL_POLL_SECONDS must be a number of seconds between 0.1 and 3600"],
       [{ MAIL_LEASE_SECONDS: "0" }, "MAIL_LEASE_SECONDS must be a number of seconds between 1 and 86400"],

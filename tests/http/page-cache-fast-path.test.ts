@@ -24,6 +24,7 @@ const PER_RESPONSE = new Set([
   "content-length",
   "etag",
   "x-page-cache",
+  "x-request-id",
 ]);
 
 let server: RunningServer;

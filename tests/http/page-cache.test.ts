@@ -73,7 +73,7 @@ describe("page cache rules (in-process)", () => {
       serveCachedPagesFirst({
         pageCache: cache,
         logger: createLogger({ level: "silent" }),
-        trustProxy: true,
+        trustProxy: 1,
         pageViews: { observe: () => {}, recordServed: () => {} },
         next: app,
       }),

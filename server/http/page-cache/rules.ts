@@ -40,6 +40,8 @@ const UNSTORED_HEADERS = new Set([
   "vary",
   "set-cookie",
   "strict-transport-security",
+  // Each answer has its own id (server/http/request-id.ts); the listener adds a hit's.
+  "x-request-id",
   PAGE_CACHE_HEADER.toLowerCase(),
 ]);
 
