@@ -4,7 +4,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { jwt, twoFactor } from "better-auth/plugins";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { countFailedSignIns, recordAudit } from "../audit/audit-log.ts";
+import { recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
@@ -17,6 +17,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./pas
 import { forgetPasswordResetLinks } from "./password-reset-links.ts";
 import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
 import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
+import { recordFailedSignIn, signInRefusal } from "./sign-in-guard.ts";
 import { userNameProblem } from "./users.ts";
 
 /**
@@ -30,9 +31,10 @@ import { userNameProblem } from "./users.ts";
 /** The header through which the Express layer hands Better Auth the client's IP. */
 export const CLIENT_IP_HEADER = "x-bastion-client-ip";
 
-/** Per-account limit on failed sign-ins, on top of Better Auth's per-IP limit. */
-const ACCOUNT_FAILURE_LIMIT = 10;
-const ACCOUNT_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** The client's address as the Express layer handed it over ("unknown" for calls without one). */
+function clientIpOf(ctx: { headers?: Headers }): string {
+  return ctx.headers?.get(CLIENT_IP_HEADER)?.trim() || "unknown";
+}
 
 export interface PasswordResetEmail {
   user: { id: string; email: string; name: string };
@@ -200,12 +202,8 @@ export function createAuth(options: AuthOptions) {
         await noteStateBeforeAccountChange(ctx);
         if (ctx.path === "/sign-in/email") {
           const email = String(ctx.body?.email ?? "").toLowerCase();
-          const since = new Date(Date.now() - ACCOUNT_FAILURE_WINDOW_MS).toISOString();
-          if (email && (await countFailedSignIns(db, email, since)) >= ACCOUNT_FAILURE_LIMIT) {
-            throw new APIError("TOO_MANY_REQUESTS", {
-              message: "Too many failed sign-in attempts for this account. Try again in 15 minutes.",
-            });
-          }
+          const refusal = email ? await signInRefusal(db, email, clientIpOf(ctx)) : null;
+          if (refusal) throw new APIError("TOO_MANY_REQUESTS", { message: refusal });
         }
         if (PASSWORD_PATHS.has(ctx.path)) {
           const problem = passwordProblem(String(ctx.body?.newPassword ?? ""));
@@ -219,12 +217,7 @@ export function createAuth(options: AuthOptions) {
       after: createAuthMiddleware(async (ctx) => {
         const returned = ctx.context.returned;
         if (ctx.path === "/sign-in/email" && returned instanceof APIError && returned.statusCode === 401) {
-          await recordAudit(db, {
-            userId: null,
-            action: "auth.sign-in-failed",
-            entity: "account",
-            entityId: String(ctx.body?.email ?? "").toLowerCase(),
-          });
+          await recordFailedSignIn(db, String(ctx.body?.email ?? "").toLowerCase(), clientIpOf(ctx));
         }
         // Sign-outs are recorded before the session is deleted (accountLinkEndpoints), with their user.
         // A reset by emailed link is recorded by onPasswordReset above, with its user.

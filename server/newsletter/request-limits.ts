@@ -36,3 +36,19 @@ export async function hitLimit(
   const endsAt = new Date(row.window_started_at).getTime() + windowMs;
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
 }
+
+/** The hits counted so far in the key's current window (0 when none or when it has ended); counts none. */
+export async function currentHits(
+  db: Kysely<Database>,
+  key: string,
+  windowMs: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const row = await db
+    .selectFrom("request_limits")
+    .select(["count", "window_started_at"])
+    .where("key", "=", key)
+    .executeTakeFirst();
+  if (!row || new Date(row.window_started_at).getTime() <= now.getTime() - windowMs) return 0;
+  return Number(row.count);
+}

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAuth, describeWait, rateLimitMessage } from "../../server/auth/handler-calls.ts";
+import {
+  ACCOUNT_FAILURE_LIMIT,
+  ACCOUNT_LOCKED_MESSAGE,
+  PAIR_FAILURE_LIMIT,
+  PAIR_LOCKED_MESSAGE,
+  recordFailedSignIn,
+} from "../../server/auth/sign-in-guard.ts";
 import { createUser, type UserSummary } from "../../server/auth/users.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type Accounts, freshIp, incomingRequest, openAccounts, STRONG_PASSWORD, signIn } from "./accounts-fixture.ts";
@@ -7,7 +14,7 @@ import { type Accounts, freshIp, incomingRequest, openAccounts, STRONG_PASSWORD,
 /**
  * Sign-in and sign-out as the /auth actions call them (through Better Auth's handler):
  * the audit rows, the same answer for an unknown email and a wrong password, and the
- * per-IP and per-account limits.
+ * per-IP limit, and the per-account limits that an attacker cannot turn into a lockout.
  */
 
 describe("rate limit texts", () => {
@@ -103,23 +110,58 @@ describe.each(TEST_DIALECTS)("signing in and out through the handler on %s", (di
     expect(last?.retryAfterSeconds).toBeLessThanOrEqual(60);
   });
 
-  it("limits failed attempts per account (10 in 15 minutes), from any IP", async () => {
+  it("locks guessing per account and address (10 in 15 minutes), not the owner elsewhere", async () => {
     await createUser(accounts.services, {
       email: "target@example.test",
       password: STRONG_PASSWORD,
       role: "editor",
       via: "test",
     });
-    for (let attempt = 0; attempt < 10; attempt++) {
-      expect((await signIn(accounts, "target@example.test", `wrong guess ${attempt}`)).status).toBe(401);
+    const guesser = freshIp();
+    // A real failure counts for its address…
+    expect((await signIn(accounts, "target@example.test", "wrong guess", guesser)).status).toBe(401);
+    // …and nine more, recorded as the hook records them (the per-IP limit allows 5 a minute).
+    for (let attempt = 1; attempt < PAIR_FAILURE_LIMIT; attempt++) {
+      await recordFailedSignIn(accounts.services.db, "target@example.test", guesser);
     }
-    const blocked = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
+    const blocked = await callAuth(accounts.services, incomingRequest({ ip: guesser }), "/sign-in/email", {
       email: "target@example.test",
       password: STRONG_PASSWORD,
     });
     expect(blocked.status).toBe(429);
-    expect(rateLimitMessage(blocked)).toBe(
-      "Too many failed sign-in attempts for this account. Try again in 15 minutes.",
-    );
+    expect(rateLimitMessage(blocked)).toBe(PAIR_LOCKED_MESSAGE);
+    // The owner, from another address, still signs in.
+    expect((await signIn(accounts, "target@example.test", STRONG_PASSWORD)).status).toBe(200);
+  });
+
+  it("pauses password sign-in after many failures from everywhere, unless a second factor guards the account", async () => {
+    const besieged = ["besieged@example.test", "guarded@example.test"];
+    for (const email of besieged) {
+      await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
+      for (let attempt = 0; attempt < ACCOUNT_FAILURE_LIMIT; attempt++) {
+        await recordFailedSignIn(accounts.services.db, email, freshIp());
+      }
+    }
+    await accounts.services.db
+      .withTables<{ user: { email: string; twoFactorEnabled: boolean } }>()
+      .updateTable("user")
+      .set({ twoFactorEnabled: true })
+      .where("email", "=", "guarded@example.test")
+      .execute();
+
+    const paused = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
+      email: "besieged@example.test",
+      password: STRONG_PASSWORD,
+    });
+    expect(paused.status).toBe(429);
+    expect(rateLimitMessage(paused)).toBe(ACCOUNT_LOCKED_MESSAGE);
+
+    // The password alone opens nothing here: it leads to the second-factor step.
+    const guarded = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
+      email: "guarded@example.test",
+      password: STRONG_PASSWORD,
+    });
+    expect(guarded.status).toBe(200);
+    expect(guarded.body).toMatchObject({ twoFactorRedirect: true });
   });
 });
