@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { type CliCommand, UsageError } from "./command.ts";
-import { databaseCommands } from "./commands/database.ts";
 import { backupCommands } from "./commands/backup.ts";
+import { databaseCommands } from "./commands/database.ts";
 import { newsletterCommands } from "./commands/newsletter.ts";
 import { transferCommands } from "./commands/transfer.ts";
 import { userCommands } from "./commands/users.ts";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Cron } from "croner";
 import { z } from "zod";
 import { parseTrustProxy } from "./http/client-address.ts";
 
@@ -41,6 +42,22 @@ const seconds = (name: string, fallback: number, min: number, max: number) =>
       message: `${name} must be a number of seconds between ${min} and ${max}`,
     })
     .transform((value) => Math.round(Number(value) * 1000));
+
+/**
+ * BACKUP_SCHEDULE as the cron pattern croner runs: null for off, undefined when it is
+ * neither a name nor a valid cron expression.
+ */
+function backupPattern(value: string): string | null | undefined {
+  const named: Record<string, string | null> = { off: null, hourly: "@hourly", daily: "@daily", weekly: "@weekly" };
+  const lower = value.toLowerCase();
+  if (Object.hasOwn(named, lower)) return named[lower];
+  try {
+    new Cron(value, { paused: true }).stop();
+    return value;
+  } catch {
+    return undefined;
+  }
+}
 
 const environmentSchema = z.object({
   NODE_ENV: z
@@ -97,6 +114,29 @@ const environmentSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_PUBLIC_URL: httpUrl("S3_PUBLIC_URL").optional(),
+  BACKUP_SCHEDULE: z
+    .string()
+    .trim()
+    .default("off")
+    .transform((value, context) => {
+      const pattern = backupPattern(value);
+      if (pattern === undefined) {
+        context.addIssue({
+          code: "custom",
+          message: "BACKUP_SCHEDULE must be off, hourly, daily, weekly or a cron expression (e.g. 30 3 * * *)",
+        });
+        return z.NEVER;
+      }
+      return pattern;
+    }),
+  BACKUP_KEEP: z
+    .string()
+    .trim()
+    .default("7")
+    .refine((value) => /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 1000, {
+      message: "BACKUP_KEEP must be an integer between 1 and 1000",
+    })
+    .transform(Number),
   ADMIN_EMAIL: z
     .string()
     .trim()
@@ -190,6 +230,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
       /** The HTTP SMS provider's endpoint (a JSON POST per message); unset: texts stay in the outbox and are logged. */
       url: env.SMS_URL,
     },
+    /** Scheduled backups into DATA_DIR/backups (server/backup/schedule.ts): a cron pattern or null (off). */
+    backup: { schedule: env.BACKUP_SCHEDULE, keep: env.BACKUP_KEEP },
     s3: env.S3_BUCKET
       ? {
           endpoint: env.S3_ENDPOINT,

@@ -3,6 +3,8 @@ import { createPageViewCounter, type PageViewCounter } from "./analytics/page-vi
 import { type BastionAuth, createAuth } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
 import { ensureOwnerAccount } from "./auth/owner-setup.ts";
+import { backupBeforeMigrating } from "./backup/pre-migration.ts";
+import { startBackupSchedule } from "./backup/schedule.ts";
 import { type Config, resolveAuthSecret } from "./config.ts";
 import { createPublishedContent, type LivePublishedContent } from "./content/published.ts";
 import type { DatabaseHandle } from "./db/connection.ts";
@@ -73,7 +75,9 @@ export function createAuthForDatabase(
 }
 
 export async function startServices(config: Config, logger: Logger): Promise<RunningServices> {
-  const database = await prepareDatabase(config.database, logger);
+  const database = await prepareDatabase(config.database, logger, (handle) =>
+    backupBeforeMigrating(config, handle, logger),
+  );
   const mail = startMailWorker({
     db: database.db,
     config,
@@ -109,6 +113,8 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
   }
 
   const pageViews = createPageViewCounter({ db: database.db, logger });
+  // Scheduled backups into DATA_DIR/backups (BACKUP_SCHEDULE; off by default).
+  const backups = startBackupSchedule({ config, handle: database, logger });
   // Fans out due newsletter notifications (server/newsletter/notifications.ts).
   const notifications = startNotificationScheduler({
     db: database.db,
@@ -141,6 +147,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     pageViews,
     async close() {
       await pageViews.stop();
+      await backups.stop();
       await notifications.stop();
       await content.close();
       await mail.stop();

@@ -1,3 +1,4 @@
+import { backupBeforeMigrating } from "../../server/backup/pre-migration.ts";
 import { openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import type { CliCommand } from "../command.ts";
@@ -11,6 +12,9 @@ export const databaseCommands: CliCommand[] = [
     async run({ config, output }) {
       const handle = openDatabase(config.database);
       try {
+        // A database with data gets a backup before its schema changes (DATA_DIR/backups).
+        const backup = await backupBeforeMigrating(config, handle, { info: () => {} });
+        if (backup) output.write(`Backed up the database before migrating: ${backup}\n`);
         const applied = await migrateToLatest(handle.db, handle.dialect);
         output.write(
           applied.length === 0

@@ -89,7 +89,12 @@ export async function packArchive(directory: string, manifest: Manifest, target:
  */
 export async function unpackArchive(file: string, directory: string): Promise<Manifest> {
   try {
-    await extract({ file, cwd: directory, strict: true, filter: (_, entry) => "type" in entry && entry.type === "File" });
+    await extract({
+      file,
+      cwd: directory,
+      strict: true,
+      filter: (_, entry) => "type" in entry && entry.type === "File",
+    });
   } catch (error) {
     throw new ArchiveError(`${file} cannot be read as a .tar.gz archive: ${(error as Error).message}`);
   }
@@ -102,7 +107,9 @@ export async function unpackArchive(file: string, directory: string): Promise<Ma
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ArchiveError(`${file} is not a usable Bastion backup: ${issue?.path.join(".") || "manifest"} ${issue?.message}.`);
+    throw new ArchiveError(
+      `${file} is not a usable Bastion backup: ${issue?.path.join(".") || "manifest"} ${issue?.message}.`,
+    );
   }
   const manifest = parsed.data;
   if (manifest.version !== BACKUP_FORMAT_VERSION) {

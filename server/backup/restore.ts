@@ -1,5 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -13,7 +12,12 @@ import { readDataFile } from "../transfer/data-file.ts";
 import { clearTables, describeData, insertRows, tablesWithData } from "../transfer/load.ts";
 import { type Progress, silentProgress } from "../transfer/progress.ts";
 import { existingColumns, existingTables, readRows } from "../transfer/read-rows.ts";
-import { appliedSchemaVersion, latestSchemaVersion, migrateTo, newerSchemaMessage } from "../transfer/schema-version.ts";
+import {
+  appliedSchemaVersion,
+  latestSchemaVersion,
+  migrateTo,
+  newerSchemaMessage,
+} from "../transfer/schema-version.ts";
 import { TABLES } from "../transfer/tables.ts";
 import { TransferRefused } from "../transfer/transfer.ts";
 import { decodeValue } from "../transfer/values.ts";

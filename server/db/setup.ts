@@ -4,10 +4,19 @@ import { type DatabaseHandle, openDatabase } from "./connection.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { seedDefaults } from "./seed.ts";
 
-/** Opens the database, brings its schema up to date and seeds missing defaults. */
-export async function prepareDatabase(config: DatabaseConfig, logger: Logger): Promise<DatabaseHandle> {
+/**
+ * Opens the database, brings its schema up to date and seeds missing defaults.
+ * `beforeMigrating` runs first (the server's backup of a database with data when
+ * migrations are pending, server/backup/pre-migration.ts); its failure stops the start.
+ */
+export async function prepareDatabase(
+  config: DatabaseConfig,
+  logger: Logger,
+  beforeMigrating?: (handle: DatabaseHandle) => Promise<unknown>,
+): Promise<DatabaseHandle> {
   const handle = openDatabase(config, logger);
   try {
+    await beforeMigrating?.(handle);
     const applied = await migrateToLatest(handle.db, handle.dialect);
     if (applied.length > 0) logger.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
     await seedDefaults(handle.db);

@@ -143,7 +143,9 @@ export async function readDataFile(
     if (schemaVersion === undefined) {
       const header = headerSchema.safeParse(value);
       if (!header.success || header.data.format !== DATA_FORMAT) {
-        throw new DataFileError(`${file} is not a Bastion export file (its first line is not a "${DATA_FORMAT}" header).`);
+        throw new DataFileError(
+          `${file} is not a Bastion export file (its first line is not a "${DATA_FORMAT}" header).`,
+        );
       }
       if (header.data.version !== DATA_FORMAT_VERSION) {
         throw new DataFileError(
@@ -170,13 +172,15 @@ export async function readDataFile(
       if (!end.success) fail("a malformed end line");
       const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
       if (end.data!.tables !== counts.size || end.data!.rows !== total) {
-        fail(`the end line counts ${end.data!.tables} tables and ${end.data!.rows} rows; the file holds ${counts.size} and ${total}`);
+        fail(
+          `the end line counts ${end.data!.tables} tables and ${end.data!.rows} rows; the file holds ${counts.size} and ${total}`,
+        );
       }
       ended = true;
       continue;
     }
     const line = tableLineSchema.safeParse(value);
-    if (!line.success) fail("expected a table line ({\"table\", \"columns\", \"rows\"}) or the end line");
+    if (!line.success) fail('expected a table line ({"table", "columns", "rows"}) or the end line');
     const { table: name, columns, rows } = line.data!;
     const spec = tableSpec(name);
     if (!spec) fail(`unknown table "${name}"`);
@@ -195,7 +199,9 @@ export async function readDataFile(
   }
   if (schemaVersion === undefined) throw new DataFileError(`${file} is empty: it is not a Bastion export file.`);
   if (current && current.seen < current.count) {
-    fail(`the file ends inside the table "${current.spec.name}" (${current.seen} of ${current.count} rows): it is truncated`);
+    fail(
+      `the file ends inside the table "${current.spec.name}" (${current.seen} of ${current.count} rows): it is truncated`,
+    );
   }
   await flush();
   if (!ended) fail("the file has no end line: it is truncated");

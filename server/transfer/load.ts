@@ -26,7 +26,9 @@ export async function tablesWithData(db: Kysely<Database>): Promise<Map<string, 
 
 /** "12 rows in chapters, 3 in user" for a refusal's message. */
 export function describeData(tables: Map<string, number>): string {
-  const parts = [...tables].slice(0, 4).map(([name, count], index) => (index === 0 ? `${count} rows in ${name}` : `${count} in ${name}`));
+  const parts = [...tables]
+    .slice(0, 4)
+    .map(([name, count], index) => (index === 0 ? `${count} rows in ${name}` : `${count} in ${name}`));
   return parts.join(", ") + (tables.size > 4 ? ", …" : "");
 }
 

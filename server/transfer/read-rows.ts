@@ -60,9 +60,9 @@ export async function* readRows(
     await sql`declare ${cursor} no scroll cursor for ${select}`.execute(db);
     try {
       while (true) {
-        const { rows } = await sql<Record<string, unknown>>`fetch ${sql.raw(String(FETCH_ROWS))} from ${cursor}`.execute(
-          db,
-        );
+        const { rows } = await sql<
+          Record<string, unknown>
+        >`fetch ${sql.raw(String(FETCH_ROWS))} from ${cursor}`.execute(db);
         if (rows.length === 0) break;
         yield rows.map(encode);
         if (rows.length < FETCH_ROWS) break;

@@ -6,7 +6,7 @@ import { DATA_FORMAT, DATA_FORMAT_VERSION, readDataFile, type TableDump, writeDa
 import { clearTables, describeData, insertRows, tablesWithData } from "./load.ts";
 import { type Progress, silentProgress } from "./progress.ts";
 import { countRows, existingColumns, readRows } from "./read-rows.ts";
-import { appliedSchemaVersion, applicationVersion, pendingMigrations } from "./schema-version.ts";
+import { applicationVersion, appliedSchemaVersion, pendingMigrations } from "./schema-version.ts";
 import { EXPORTED_TABLES, type TableSpec } from "./tables.ts";
 
 /** export and import: the site's data as one JSON Lines file (docs/data-format.md). */
@@ -26,7 +26,8 @@ export async function inSnapshot<T>(
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   const builder = handle.db.transaction();
-  if (handle.dialect === "postgres") return builder.setIsolationLevel("repeatable read").setAccessMode("read only").execute(work);
+  if (handle.dialect === "postgres")
+    return builder.setIsolationLevel("repeatable read").setAccessMode("read only").execute(work);
   return builder.execute(work);
 }
 

@@ -70,9 +70,11 @@ const KIND_SCHEMAS: Record<ColumnKind, z.ZodType> = {
     .string({ message: "must be a timestamp (YYYY-MM-DDTHH:MM:SS.sssZ) or null" })
     .regex(ISO_TIMESTAMP, { message: "must be a timestamp in UTC, as YYYY-MM-DDTHH:MM:SS.sssZ" })
     .nullable(),
-  json: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], {
-    message: "must be a JSON object or array, or null",
-  }).nullable(),
+  json: z
+    .union([z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+      message: "must be a JSON object or array, or null",
+    })
+    .nullable(),
 };
 
 /** Checks a row read from a file; returns a message naming the first bad column, or null. */

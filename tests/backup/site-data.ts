@@ -16,9 +16,9 @@ import { createMediaStorage } from "../../server/media/storage/index.ts";
 import { subscribe } from "../../server/newsletter/subscribers.ts";
 import { addSuppression } from "../../server/newsletter/suppression.ts";
 import { createAuthForDatabase } from "../../server/services.ts";
-import { inSnapshot } from "../../server/transfer/transfer.ts";
 import { existingTables, readRows } from "../../server/transfer/read-rows.ts";
 import { TABLES } from "../../server/transfer/tables.ts";
+import { inSnapshot } from "../../server/transfer/transfer.ts";
 import { createTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases.ts";
 import { png } from "../media/images.ts";
 
@@ -66,7 +66,13 @@ export async function seedSite(site: Installation): Promise<{ userId: string; ch
   try {
     const user = await createUser(
       { auth, db: handle.db },
-      { email: "owner@example.test", password: "correct horse battery staple 42", name: "Olive Owner", role: "admin", via: "cli" },
+      {
+        email: "owner@example.test",
+        password: "correct horse battery staple 42",
+        name: "Olive Owner",
+        role: "admin",
+        via: "cli",
+      },
     );
     const store: ContentStore = { db: handle.db, actorId: user.id, onChange: async () => {} };
     const chapter = await createChapter(store, { title: "Threat modelling", published: true });

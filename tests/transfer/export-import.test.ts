@@ -12,7 +12,8 @@ import { TEST_DIALECTS } from "../helpers/databases.ts";
 const exported = new Set(EXPORTED_TABLES.map((spec) => spec.name));
 const onlyExported = (name: string) => exported.has(name);
 /** The file without its exportedAt, the one field that differs between two exports of the same data. */
-const withoutExportedAt = (file: string) => readFileSync(file, "utf8").replace(/"exportedAt":"[^"]*"/, '"exportedAt":""');
+const withoutExportedAt = (file: string) =>
+  readFileSync(file, "utf8").replace(/"exportedAt":"[^"]*"/, '"exportedAt":""');
 
 const folder = mkdtempSync(path.join(tmpdir(), "bastion-export-test-"));
 let sequence = 0;
@@ -43,7 +44,10 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
   });
 
   it("writes a versioned JSON Lines file: header, tables in order, rows, end line", () => {
-    const lines = readFileSync(first, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = readFileSync(first, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toEqual({
       format: "bastion-export",
       version: 1,
@@ -94,7 +98,8 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
     {
       fault: "another format",
       edit: (lines: string[]) => ['{"format":"wordpress-export","version":1}', ...lines.slice(1)],
-      message: (file: string) => `${file} is not a Bastion export file (its first line is not a "bastion-export" header).`,
+      message: (file: string) =>
+        `${file} is not a Bastion export file (its first line is not a "bastion-export" header).`,
     },
     {
       fault: "a newer format version",
@@ -104,7 +109,10 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
     },
     {
       fault: "a newer schema",
-      edit: (lines: string[]) => [lines[0]!.replace(/"schemaVersion":"[^"]+"/, '"schemaVersion":"9001-next"'), ...lines.slice(1)],
+      edit: (lines: string[]) => [
+        lines[0]!.replace(/"schemaVersion":"[^"]+"/, '"schemaVersion":"9001-next"'),
+        ...lines.slice(1),
+      ],
       message: () =>
         `This export file was made by a newer version of Bastion (schema 9001-next); this installation has schema ${latestSchemaVersion()}. Upgrade Bastion first.`,
     },
@@ -123,7 +131,8 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
     {
       fault: "a missing end",
       edit: (lines: string[]) => lines.slice(0, -1),
-      message: (file: string, lines: string[]) => `${file}, line ${lines.length}: the file has no end line: it is truncated`,
+      message: (file: string, lines: string[]) =>
+        `${file}, line ${lines.length}: the file has no end line: it is truncated`,
     },
   ])("refuses $fault with a clear message and changes nothing", async ({ edit, message }) => {
     const other = await target();
