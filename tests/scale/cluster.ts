@@ -34,6 +34,8 @@ export interface Cluster {
   instances: RunningServer[];
   /** Opens a connection to the shared database (close it when done). */
   openDatabase(): Promise<DatabaseHandle>;
+  /** Starts one more instance (e.g. in place of a stopped one: PORT in `env`), stopped by stop(). */
+  startInstance(index: number, env?: Record<string, string>): Promise<RunningServer>;
   /** Stops every instance still running, then drops the database. */
   stop(): Promise<void>;
 }
@@ -69,6 +71,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     publicUrl: options.publicUrl,
     instances,
     openDatabase: site.openDatabase,
+    async startInstance(index, env = {}) {
+      const instance = await startServer({ databaseUrl: site.server.databaseUrl, env: { ...envOf(index), ...env } });
+      instances.push(instance);
+      return instance;
+    },
     async stop() {
       await Promise.all(instances.slice(1).map((instance) => instance.stop()));
       await site.stop();

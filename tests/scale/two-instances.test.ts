@@ -45,7 +45,7 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
         ...s3.env,
         SMTP_URL: smtp.url,
         // Sign-in attempts below come from made-up client addresses (X-Forwarded-For).
-        TRUST_PROXY: "true",
+        TRUST_PROXY: "1",
         // Each worker finds the other instance's emails within 0.2 s, as MAIL_POLL_SECONDS promises.
         MAIL_POLL_SECONDS: "0.2",
         NEWSLETTER_POLL_SECONDS: "0.2",

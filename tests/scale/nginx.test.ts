@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type RunningServer } from "../helpers/server.ts";
+import { header, request } from "../http/client.ts";
+import { type Cluster, HAS_POSTGRES, signInThrough, startCluster, timeUntil } from "./cluster.ts";
+import { fillGuideConfig, HAS_NGINX, type RunningNginx, startNginx } from "./nginx.ts";
+import { streamRequests } from "./request-stream.ts";
+
+/**
+ * Debian's nginx with the deployment guide's configuration (docs/deploy/nginx.conf) in
+ * front of two real instances on one PostgreSQL database: it serves the site from both,
+ * hands them the client's address and scheme, and a stream of requests loses nothing
+ * while one instance stops gracefully (SIGTERM) and, later, while one is killed (SIGKILL).
+ * nginx is required in CI (tests/scale/nginx.ts fails the file without it there).
+ */
+
+/** Pages rendered (a query string), cached, and the health check, round and round. */
+const STREAMED_PATHS = [
+  "/",
+  "/blog",
+  "/about",
+  "/projects",
+  "/projects/edge-chapter",
+  "/resources?from=stream",
+  "/healthz",
+];
+const STREAM_CLIENTS = 4;
+const BEFORE_STOP_MS = 1_000;
+const AFTER_STOP_MS = 2_000;
+
+const listeningPid = async (instance: RunningServer) =>
+  (await instance.waitForLog((line) => line.msg?.startsWith("Listening") === true)).pid as number;
+const servedThroughProxy = (instance: RunningServer, path: string) =>
+  instance.logs().some((line) => line.msg === `GET ${path} 200`);
+
+describe.skipIf(!HAS_POSTGRES || !HAS_NGINX)("nginx in front of two instances (docs/deploy/nginx.conf)", () => {
+  let cluster: Cluster;
+  let nginx: RunningNginx;
+  let publicUrl: string;
+
+  beforeAll(async () => {
+    const listenPort = await freePort();
+    publicUrl = `http://127.0.0.1:${listenPort}`;
+    cluster = await startCluster({
+      instances: 2,
+      publicUrl,
+      // nginx is the one hop in front: the client is the address it appends to X-Forwarded-For.
+      env: { TRUST_PROXY: "1" },
+      accounts: [],
+      seed: async ({ db }) => {
+        await db
+          .insertInto("chapters")
+          .values({
+            id: "chapter-edge",
+            slug: "edge-chapter",
+            title: "At the edge",
+            number: 1,
+            order_index: 0,
+            published: true,
+          })
+          .execute();
+      },
+    });
+    const instances = cluster.instances.map((instance) => `127.0.0.1:${instance.port}`);
+    nginx = await startNginx(fillGuideConfig({ serverName: "127.0.0.1", listenPort, instances }), listenPort);
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await cluster?.stop();
+  });
+
+  it("serves the site from both instances", async () => {
+    for (let turn = 0; turn < 6; turn++) {
+      const page = await request(`${nginx.url}/about`);
+      expect(page.status).toBe(200);
+      expect(page.text()).toContain("</html>");
+    }
+    for (const instance of cluster.instances) expect(servedThroughProxy(instance, "/about"), instance.url).toBe(true);
+  });
+
+  it("tells the instances the scheme and the client's address itself, whatever the client claims", async () => {
+    // A client claiming HTTPS over plain HTTP: nginx replaces the header, so no HSTS.
+    const claimed = await request(`${nginx.url}/blog`, { headers: { "X-Forwarded-Proto": "https" } });
+    expect(claimed.status).toBe(200);
+    expect(header(claimed, "strict-transport-security")).toBeUndefined();
+    // The same header straight from a trusted hop is believed: the check above could fail.
+    const [first] = cluster.instances as [RunningServer];
+    const direct = await request(`${first.url}/blog`, { headers: { "X-Forwarded-Proto": "https" } });
+    expect(header(direct, "strict-transport-security")).toBeDefined();
+
+    // Sign-in attempts each claiming another address all count against the one nginx saw
+    // (5 a minute per address), on whichever instance they land.
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      const { response } = await signInThrough(nginx.url, publicUrl, "nobody@example.com", {
+        password: "not the password 1",
+        clientIp: `198.51.100.${attempt}`,
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it("loses no request while an instance stops gracefully (SIGTERM), and takes it back once restarted", async () => {
+    const stopping = cluster.instances[1] as RunningServer;
+    const stream = streamRequests(nginx.url, STREAMED_PATHS, STREAM_CLIENTS);
+    await new Promise((resolve) => setTimeout(resolve, BEFORE_STOP_MS));
+    await stopping.stop();
+    stream.mark();
+    await new Promise((resolve) => setTimeout(resolve, AFTER_STOP_MS));
+    const result = await stream.stop();
+    process.stdout.write(
+      `nginx, SIGTERM: ${result.sent} requests (${result.sentAfterMark} after the stop), ${result.failures.length} failed, slowest ${result.slowestMs.toFixed(0)} ms\n`,
+    );
+    expect(result.failures).toEqual([]);
+    expect(result.sentAfterMark).toBeGreaterThan(20);
+
+    // The same port again: nginx sends it requests once its 10 s out of the rotation end.
+    const restarted = await cluster.startInstance(1, { PORT: String(stopping.port) });
+    await timeUntil(
+      async () => {
+        await request(`${nginx.url}/resources`);
+        return servedThroughProxy(restarted, "/resources");
+      },
+      {
+        since: performance.now(),
+        everyMs: 200,
+        timeoutMs: 20_000,
+        what: "A request through nginx on the restarted instance",
+      },
+    );
+  });
+
+  it("loses no request while an instance is killed (SIGKILL)", async () => {
+    const victim = cluster.instances[0] as RunningServer;
+    const stream = streamRequests(nginx.url, STREAMED_PATHS, STREAM_CLIENTS);
+    await new Promise((resolve) => setTimeout(resolve, BEFORE_STOP_MS));
+    process.kill(await listeningPid(victim), "SIGKILL");
+    await victim.exited;
+    stream.mark();
+    await new Promise((resolve) => setTimeout(resolve, AFTER_STOP_MS));
+    const result = await stream.stop();
+    process.stdout.write(
+      `nginx, SIGKILL: ${result.sent} requests (${result.sentAfterMark} after the kill), ${result.failures.length} failed, slowest ${result.slowestMs.toFixed(0)} ms\n`,
+    );
+    expect(result.failures).toEqual([]);
+    expect(result.sentAfterMark).toBeGreaterThan(20);
+  });
+});
