@@ -126,18 +126,17 @@ const tokenSchema = z.string().trim().min(1).max(500);
 const MISSING_TOKEN = "A token is required.";
 
 /**
- * GET /api/newsletter/confirm?token= (the spec's call) and POST {token} (the confirm
- * page's): {success: true} or 400 {error}. Repeating it changes nothing.
+ * POST /api/newsletter/confirm {token} (the token may also stand in the query): {success:
+ * true} or 400 {error}. Repeating it changes nothing. Only a POST gets here: opening a
+ * link (GET, HEAD) must not confirm, since mail scanners open every link.
  */
 export async function handleConfirm(services: NewsletterServices, request: Request): Promise<Response> {
-  let raw: unknown = new URL(request.url).searchParams.get("token");
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    try {
-      raw = (await readBody(request)).token ?? raw;
-    } catch (error) {
-      if (error instanceof BadRequest) return json({ success: false, error: error.message }, 400);
-      throw error;
-    }
+  let raw: unknown;
+  try {
+    raw = (await readBody(request)).token ?? new URL(request.url).searchParams.get("token");
+  } catch (error) {
+    if (error instanceof BadRequest) return json({ success: false, error: error.message }, 400);
+    throw error;
   }
   const token = tokenSchema.safeParse(raw);
   if (!token.success) return json({ success: false, error: MISSING_TOKEN }, 400);

@@ -150,7 +150,7 @@ describe.each(TEST_DIALECTS)("the newsletter on %s", (dialect) => {
       .execute();
     await handleSubscribe(s, post("/api/newsletter/subscribe", { email: "c@example.test" }));
     const token = tokenFrom((await outbox())[0]?.text_body ?? "");
-    const first = await handleConfirm(s, new Request(`${BASE}/api/newsletter/confirm?token=${token}`));
+    const first = await handleConfirm(s, post(`/api/newsletter/confirm?token=${token}`, {}));
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ success: true });
     expect(await subscriber("c@example.test")).toMatchObject({ status: "active" });
@@ -165,10 +165,10 @@ describe.each(TEST_DIALECTS)("the newsletter on %s", (dialect) => {
     expect(await subscriber("c@example.test")).toMatchObject({ status: "active" });
     expect(await outbox()).toHaveLength(2);
 
-    const bad = await handleConfirm(s, new Request(`${BASE}/api/newsletter/confirm?token=nope`));
+    const bad = await handleConfirm(s, post("/api/newsletter/confirm", { token: "nope" }));
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ success: false, error: expect.any(String) });
-    const missing = await handleConfirm(s, new Request(`${BASE}/api/newsletter/confirm`));
+    const missing = await handleConfirm(s, post("/api/newsletter/confirm", {}));
     expect(missing.status).toBe(400);
 
     const now = new Date();

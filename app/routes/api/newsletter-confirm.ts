@@ -1,10 +1,15 @@
 import { servicesContext } from "~/context";
+import { methodNotAllowed } from "../../../server/errors.ts";
 import { handleConfirm } from "../../../server/newsletter/api.ts";
 import type { Route } from "./+types/newsletter-confirm";
 
-/** GET /api/newsletter/confirm?token= and POST {token}: JSON {success} or {error}. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return handleConfirm(context.get(servicesContext), request);
+/**
+ * POST /api/newsletter/confirm {token}: JSON {success} or {error}. A GET or HEAD (a
+ * mail scanner following the link) confirms nothing: a person confirms by pressing the
+ * button of /newsletter/confirm.
+ */
+export function loader() {
+  return methodNotAllowed("POST");
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Form, Link } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
 import { buttonVariants } from "~/components/ui/button-variants";
@@ -12,9 +12,10 @@ import { confirmSubscription } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-confirm";
 
 /**
- * /newsletter/confirm?token=…: mail scanners open links, so showing the page changes
- * nothing. The confirmation is a POST: made at once by the page when JavaScript runs,
- * by the button otherwise (to this route's action).
+ * /newsletter/confirm?token=…: mail scanners open links, and some run their scripts,
+ * so neither showing the page nor its script changes anything. The page says what the
+ * button does; the confirmation is the POST a person makes by pressing it (a fetch to
+ * the API when JavaScript runs, this route's action otherwise).
  */
 
 const MISSING_TOKEN = "Invalid confirmation link. Please check your email and try again.";
@@ -59,9 +60,8 @@ export default function NewsletterConfirmPage({ loaderData, actionData }: Route.
         : { kind: "error", message: MISSING_TOKEN },
   );
 
-  useEffect(() => {
-    if (!token || actionData) return;
-    let cancelled = false;
+  function confirmWithScript(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
     setState({ kind: "loading" });
     fetch("/api/newsletter/confirm", {
       method: "POST",
@@ -70,26 +70,23 @@ export default function NewsletterConfirmPage({ loaderData, actionData }: Route.
     })
       .then(async (response) => {
         const body = (await response.json().catch(() => null)) as { success?: boolean; error?: string } | null;
-        if (cancelled) return;
         setState(
           response.ok && body?.success ? { kind: "success" } : { kind: "error", message: body?.error || FAILURE },
         );
       })
-      .catch(() => {
-        if (!cancelled) setState({ kind: "error", message: NETWORK_ERROR });
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [token, actionData]);
+      .catch(() => setState({ kind: "error", message: NETWORK_ERROR }));
+  }
 
   return (
     <div className="mx-auto max-w-xl py-8 text-center" data-testid="newsletter-confirm" data-state={state.kind}>
       <PageTitle>Confirm subscription</PageTitle>
       <div className="mt-8">
         {state.kind === "ready" && (
-          <Form method="post" className="flex flex-col items-center gap-4">
-            <p className="text-fg-muted">Press the button to confirm your subscription to the newsletter.</p>
+          <Form method="post" className="flex flex-col items-center gap-4" onSubmit={confirmWithScript}>
+            <p className="text-fg-muted">
+              Press the button to confirm your subscription: you will then receive an email whenever new projects, tips
+              and resources are published. Nothing happens until you press it.
+            </p>
             <input type="hidden" name="token" value={token ?? ""} />
             {/* A plain button with the kit's look: this page is hydrated, and its script is budgeted. */}
             <button type="submit" className={buttonVariants()} data-testid="confirm-button">
