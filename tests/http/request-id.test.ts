@@ -92,6 +92,37 @@ describe.each(TEST_DIALECTS)("request ids (%s)", (dialect) => {
     });
   });
 
+  describe("in the lines of a failing request", () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer({ dialect });
+    });
+    afterAll(() => server?.stop());
+
+    it("carries the id in the Express layer's error line", async () => {
+      // A malformed escape in a route parameter: Express's error handler logs it.
+      const response = await request(`${server.url}/media/images/%E0%A4%A`);
+      expect(response.status).toBe(400);
+      const id = requestId(response);
+      const line = await server.waitForLog((candidate) => candidate.reqId === id && candidate.msg === "Bad request");
+      expect(line.level).toBe(40);
+    });
+
+    it("carries the id in React Router's error line", async () => {
+      // A POST to a page without an action: React Router's handleError logs a warning.
+      const response = await request(`${server.url}/about`, {
+        method: "POST",
+        headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "a=1",
+      });
+      expect(response.status).toBe(405);
+      const id = requestId(response);
+      const line = await server.waitForLog((candidate) => candidate.reqId === id && candidate.path === "/about");
+      expect(line.level).toBe(40);
+      expect(line.status).toBe(405);
+    });
+  });
+
   describe("without a trusted proxy", () => {
     let server: RunningServer;
     beforeAll(async () => {
