@@ -17,6 +17,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./pas
 import { forgetPasswordResetLinks } from "./password-reset-links.ts";
 import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
 import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
+import { AUTH_COOKIE_PREFIX } from "./session-cookie.ts";
 import { recordFailedSignIn, signInRefusal } from "./sign-in-guard.ts";
 import { userNameProblem } from "./users.ts";
 
@@ -160,7 +161,7 @@ export function createAuth(options: AuthOptions) {
     advanced: {
       useSecureCookies: publicUrl.protocol === "https:",
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      cookiePrefix: "bastion",
+      cookiePrefix: AUTH_COOKIE_PREFIX,
     },
     plugins: [
       twoFactor({

@@ -163,6 +163,35 @@ describe("cross-origin requests", () => {
     expect(server.logs().some((line) => line.level === 50 && line.msg === "Unhandled error")).toBe(false);
   });
 
+  it("refuses a POST carrying a session cookie but neither Origin nor Sec-Fetch-Site: same-origin", async () => {
+    for (const cookie of ["bastion.session_token=forged.value", "__Secure-bastion.session_token=x"]) {
+      const response = await request(`${server.url}/auth`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "email=a%40example.com&password=x",
+      });
+      expect(response.status, cookie).toBe(403);
+      expect(response.text()).toContain("must say where it comes from");
+    }
+    // The same request that says it is same-origin, or carries no cookie of ours, goes on to the route.
+    const vouched = await request(`${server.url}/`, {
+      method: "POST",
+      headers: {
+        Cookie: "bastion.session_token=x",
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: "a=1",
+    });
+    expect(vouched.status).toBe(405);
+    const cookieless = await request(`${server.url}/`, {
+      method: "POST",
+      headers: { Cookie: "theme=dark", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
+    expect(cookieless.status).toBe(405);
+  });
+
   it("serves a GET with a foreign Origin", async () => {
     const response = await request(`${server.url}/`, { headers: { Origin: "https://evil.example" } });
     expect(response.status).toBe(200);

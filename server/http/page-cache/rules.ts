@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from "node:http";
+import { hasAuthCookie } from "../../auth/session-cookie.ts";
 
 /**
  * What the page cache may keep and serve (docs/decisions/008-page-cache.md): the rules
@@ -12,8 +13,6 @@ export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-r
  * and a CDN keeps one copy per encoding.
  */
 export const PAGE_CACHE_VARY = "Accept-Encoding";
-/** Cookies whose name starts with this mark a signed-in (or signing-in) visitor: never cached. */
-const SESSION_COOKIE_PREFIX = "bastion";
 /** Response header saying whether the page came from the cache (hit) or was rendered for this request (miss). */
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
@@ -67,20 +66,8 @@ export function pageCacheKey(request: RequestLike, version: number | string): st
   if (path.endsWith(".data")) return null;
   if (EXCLUDED_PREFIXES.includes(path) || EXCLUDED_STARTS.some((start) => path.startsWith(start))) return null;
   if (request.headers.authorization) return null;
-  if (hasSessionCookie(request.headers.cookie)) return null;
+  if (hasAuthCookie(request.headers.cookie)) return null;
   return `${version}\n${path}`;
-}
-
-/** Better Auth's cookies (bastion.session_token, __Secure-bastion.…): a signed-in visitor. */
-function hasSessionCookie(header: string | string[] | undefined): boolean {
-  if (!header) return false;
-  const cookies = Array.isArray(header) ? header.join("; ") : header;
-  for (const part of cookies.split(";")) {
-    const separator = part.indexOf("=");
-    const name = (separator === -1 ? part : part.slice(0, separator)).trim().replace(/^__(Secure|Host)-/, "");
-    if (name.startsWith(SESSION_COOKIE_PREFIX)) return true;
-  }
-  return false;
 }
 
 /**
