@@ -1,4 +1,6 @@
+import { type Kysely, sql } from "kysely";
 import type { Config } from "../config.ts";
+import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { createOwnerSetupLink, deleteOwnerSetupLinks } from "./invitations.ts";
 import { passwordProblem } from "./password-policy.ts";
@@ -10,6 +12,31 @@ import { type AccountServices, adminExists, createUser, setRole } from "./users.
  * ADMIN_NAME, or, without them, a one-time setup link written to the log.
  */
 export async function ensureOwnerAccount(
+  services: AccountServices & { config: Config; logger: Logger },
+): Promise<{ created?: string; setupUrl?: string }> {
+  // Instances started together on a new database would each create the owner, and all
+  // but one would fail to start: on PostgreSQL they take turns, and the later ones find
+  // the administrator the first one made.
+  if (services.config.database.kind !== "postgres") return ensureOwnerAccountNow(services);
+  return oneInstanceAtATime(services.db, () => ensureOwnerAccountNow(services));
+}
+
+/** Any number that no other advisory lock of the application uses. */
+const OWNER_SETUP_LOCK = 4_210_331_007;
+
+/** Runs `work` while holding a PostgreSQL advisory lock (on a connection of its own). */
+async function oneInstanceAtATime<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${sql.lit(OWNER_SETUP_LOCK)})`.execute(connection);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${sql.lit(OWNER_SETUP_LOCK)})`.execute(connection);
+    }
+  });
+}
+
+async function ensureOwnerAccountNow(
   services: AccountServices & { config: Config; logger: Logger },
 ): Promise<{ created?: string; setupUrl?: string }> {
   const { config, db, logger } = services;
