@@ -7,6 +7,7 @@ import { request } from "../http/client.ts";
 import { BOUNDARY, multipartBody } from "../http/media-client.ts";
 import { jpegWithExif } from "../media/images.ts";
 import { type Cluster, HAS_POSTGRES, header, postForm, signInThrough, startCluster, timeUntil } from "./cluster.ts";
+import { type SmsReceiver, startSmsReceiver } from "./sms-receiver.ts";
 import { deliveriesPerRecipient, type RecipientCollector, startRecipientCollector } from "./smtp-recipients.ts";
 
 /**
@@ -21,6 +22,13 @@ import { deliveriesPerRecipient, type RecipientCollector, startRecipientCollecto
 
 const PUBLIC_URL = "http://bastion-cluster.test";
 const SUBSCRIBERS = 500;
+/**
+ * Text messages, each answered by the provider after SMS_DELAY_MS. A worker sends them one
+ * after another, claiming 20 at a time: alone, it would still be claiming more 5 s (its
+ * poll interval) after it started, by when the other worker has polled and claimed some.
+ */
+const TEXT_MESSAGES = 80;
+const SMS_DELAY_MS = 120;
 const EDITOR = { email: "casey.cluster@example.com", name: "Casey Cluster", role: "editor" as const };
 const subscriber = (index: number) => `cluster-reader-${String(index).padStart(3, "0")}@example.test`;
 /** A content write must reach the other instance's pages within this (the product's promise). */
@@ -29,6 +37,7 @@ const VISIBLE_WITHIN_MS = 1_000;
 describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL, S3)", () => {
   let s3: S3TestServer;
   let smtp: RecipientCollector;
+  let sms: SmsReceiver;
   let cluster: Cluster;
   let database: DatabaseHandle;
   let a: RunningServer;
@@ -38,6 +47,7 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
   beforeAll(async () => {
     s3 = await startS3Server();
     smtp = await startRecipientCollector();
+    sms = await startSmsReceiver(SMS_DELAY_MS);
     cluster = await startCluster({
       instances: 2,
       publicUrl: PUBLIC_URL,
@@ -50,8 +60,11 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
         MAIL_POLL_SECONDS: "0.2",
         NEWSLETTER_POLL_SECONDS: "0.2",
       },
-      // The SMTP peer tells which instance sent a message by its envelope sender.
-      instanceEnv: (index) => ({ MAIL_FROM: `instance-${index}@bastion-cluster.test` }),
+      // The SMTP peer and the SMS endpoint tell which instance sent a message by its sender.
+      instanceEnv: (index) => ({
+        MAIL_FROM: `instance-${index}@bastion-cluster.test`,
+        SMS_URL: sms.urlFor(`instance-${index}`),
+      }),
       accounts: [EDITOR],
       seed: async ({ db }) => {
         // Off until the notification test: the edits before it must not email anyone.
@@ -81,6 +94,7 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
     await database?.close();
     await cluster?.stop();
     await smtp?.close();
+    await sms?.close();
     await s3?.close();
   });
 
@@ -238,5 +252,35 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
       `two instances: messages per sending instance ${JSON.stringify(Object.fromEntries(bySender))}\n`,
     );
     expect([...bySender.keys()].sort()).toEqual(["instance-0@bastion-cluster.test", "instance-1@bastion-cluster.test"]);
+  });
+
+  it(`sends each of ${TEXT_MESSAGES} text messages once, both SMS workers sending`, async () => {
+    const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
+    const rows = Array.from({ length: TEXT_MESSAGES }, (_, index) => ({
+      id: `sms-cluster-${index}`,
+      kind: "two-factor-code",
+      user_id: null,
+      to_number: `+4915100000${String(index).padStart(3, "0")}`,
+      body: `Your code is ${String(100000 + index)}`,
+      expires_at: expiresAt,
+    }));
+    await database.db.insertInto("sms_outbox").values(rows).execute();
+
+    await timeUntil(async () => sms.received.length >= TEXT_MESSAGES, {
+      since: performance.now(),
+      everyMs: 100,
+      timeoutMs: 60_000,
+      what: `${TEXT_MESSAGES} text messages at the provider`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const ids = sms.received.map((message) => message.id);
+    expect(ids.length).toBe(TEXT_MESSAGES);
+    expect(new Set(ids)).toEqual(new Set(rows.map((row) => row.id)));
+    const bySender = new Map<string, number>();
+    for (const message of sms.received) bySender.set(message.sender, (bySender.get(message.sender) ?? 0) + 1);
+    process.stdout.write(
+      `two instances: text messages per sending instance ${JSON.stringify(Object.fromEntries(bySender))}\n`,
+    );
+    expect([...bySender.keys()].sort()).toEqual(["instance-0", "instance-1"]);
   });
 });
