@@ -1,4 +1,3 @@
-import { EventEmitter, once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
@@ -17,14 +16,11 @@ export interface AcceptedMessage {
 export interface RecipientCollector {
   url: string;
   accepted: AcceptedMessage[];
-  /** Resolves once `count` messages were accepted, or rejects after `timeoutMs` saying how many came. */
-  waitFor(count: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startRecipientCollector(): Promise<RecipientCollector> {
   const accepted: AcceptedMessage[] = [];
-  const events = new EventEmitter();
   const server = new SMTPServer({
     authOptional: true,
     // The default STARTTLS offer uses a self-signed certificate the client would refuse.
@@ -38,7 +34,6 @@ export async function startRecipientCollector(): Promise<RecipientCollector> {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
         });
-        events.emit("message");
         callback();
       });
     },
@@ -53,16 +48,6 @@ export async function startRecipientCollector(): Promise<RecipientCollector> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     accepted,
-    async waitFor(count, timeoutMs) {
-      const signal = AbortSignal.timeout(timeoutMs);
-      while (accepted.length < count) {
-        await once(events, "message", { signal }).catch((error: Error) => {
-          throw signal.aborted
-            ? new Error(`Expected ${count} messages within ${timeoutMs} ms, got ${accepted.length}`)
-            : error;
-        });
-      }
-    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
