@@ -7,11 +7,13 @@ export type { Logger };
 /**
  * Readable, coloured lines when a person watches the server in a terminal; JSON lines
  * (one object per line, for log shippers) whenever the output goes elsewhere: a process
- * manager, a container's log, a pipe, a file.
+ * manager, a container's log, a pipe, a file. In production always JSON lines: a
+ * container run with a terminal (`docker run -t`) or a server started in tmux still
+ * feeds a log shipper.
  */
-export function createLogger(options: { level: string }): Logger {
+export function createLogger(options: { level: string; environment?: "production" | "development" | "test" }): Logger {
   const settings = { level: options.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
-  const pretty = process.stdout.isTTY ? loadPinoPretty() : undefined;
+  const pretty = process.stdout.isTTY && options.environment !== "production" ? loadPinoPretty() : undefined;
   // Synchronous writes, in this thread: pino's default stdout stream and its transports
   // write asynchronously, and the process.exit() of a shutdown or a crash then loses or
   // reorders the last lines (the pending write is overtaken by the exit-time flush).

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   // React and other libraries pick their production or development build from
   // NODE_ENV when first imported (the server bundle is imported below).
   process.env.NODE_ENV = config.env;
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, environment: config.env });
   const running = await startServices(config, logger);
   const { services, database } = running;
 
