@@ -503,6 +503,9 @@ describe.each([
       // The public pages are the same for every visitor (the page cache keeps one copy).
       const response = await page.goto(`${server.url}/about`);
       expect(await response?.text()).toMatch(/<html[^>]*data-theme="system"/);
+      // Its inline scripts run by their hashes: the page carries no nonce (withPage fails on a CSP error).
+      expect(response?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
+      expect(response?.headers()["content-security-policy"]).not.toMatch(/nonce/);
       await waitForPageScript(page);
       if (javaScriptEnabled) {
         expect(await page.evaluate(() => (window as unknown as { themeAtBody?: string }).themeAtBody)).toBe("dark");

@@ -16,6 +16,7 @@ import {
   pageCacheKey,
   storedHeaders,
 } from "./rules.ts";
+import { replaceNonceWithHashes } from "./script-hashes.ts";
 
 export { PAGE_CACHE_CONTROL } from "./rules.ts";
 
@@ -25,9 +26,9 @@ export { PAGE_CACHE_CONTROL } from "./rules.ts";
  * A public page answered 200 to a visitor without a session is kept in memory, keyed by
  * (content version, path), with its gzip and brotli variants, and every answer to it —
  * the first one included — comes from that entry: a strong ETag per representation, a
- * CDN-friendly Cache-Control and 304 on If-None-Match. A cached body's inline scripts
- * carry the nonce of the render that produced it, and the stored headers carry the CSP
- * of that render, so every answer (304s included) sends the nonce of its body. Any
+ * CDN-friendly Cache-Control and 304 on If-None-Match. A kept page carries no nonce: its
+ * inline scripts are allowed by their hashes (script-hashes.ts), since a nonce served to
+ * every visitor would be one anyone could reuse. Any
  * content write changes the content version: older entries become unreachable and are
  * dropped.
  *
@@ -107,7 +108,8 @@ function representation(headers: FlatHeaders, body: Buffer, etag: string, encodi
 }
 
 /** The entry of a rendered body: its headers as every answer replays them, and its compressed variants. */
-async function pageFrom(rendered: OutgoingHttpHeaders, body: Buffer): Promise<CachedPage> {
+async function pageFrom(render: OutgoingHttpHeaders, renderedBody: Buffer, nonce: string): Promise<CachedPage> {
+  const { headers: rendered, body } = replaceNonceWithHashes(render, renderedBody, nonce);
   const headers: FlatHeaders = [
     ...storedHeaders(rendered),
     "cache-control",
@@ -217,7 +219,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     let page = pages.peek(key);
     if (!page) {
       try {
-        page = await pageFrom(res.getHeaders(), body);
+        page = await pageFrom(res.getHeaders(), body, res.locals.cspNonce as string);
       } catch {
         // Never expected of zlib on a buffer; the visitor still gets the page as rendered.
         res.end(body);
