@@ -9,6 +9,9 @@ import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { PROJECT_ROOT } from "../helpers/run-script.ts";
 import { createInstallation, type Installation, seedSite } from "./site-data.ts";
 
+/** Spawned Node processes start slowly on a busy 2-core machine. */
+const SLOW_TEST_MS = 120_000;
+
 /** The writer process and the number of changes it has committed so far. */
 function startWriter(site: Installation, userId: string) {
   const nodeBin = path.join(PROJECT_ROOT, "node_modules/node/bin/node");
@@ -48,60 +51,64 @@ describe.each(TEST_DIALECTS)("a backup of %s while another process writes", (dia
     for (const site of sites) await site.destroy();
   });
 
-  it("restores a consistent database: every change whole, none half", async () => {
-    const source = await createInstallation(dialect);
-    sites.push(source);
-    const { userId } = await seedSite(source);
-    const writer = startWriter(source, userId);
-    let before: number;
-    let after: number;
-    let backup: Awaited<ReturnType<typeof createBackup>>;
-    try {
-      await expect.poll(() => writer.written(), { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
-      before = writer.written();
-      backup = await createBackup(source.config, source.handle);
-      after = writer.written();
-      await expect.poll(() => writer.written(), { timeout: 15_000 }).toBeGreaterThan(after);
-    } finally {
-      expect(await writer.stop(), writer.stderr()).toBe(0);
-    }
-    // The writer committed changes while the backup was being taken.
-    expect(after).toBeGreaterThan(before);
+  it(
+    "restores a consistent database: every change whole, none half",
+    async () => {
+      const source = await createInstallation(dialect);
+      sites.push(source);
+      const { userId } = await seedSite(source);
+      const writer = startWriter(source, userId);
+      let before: number;
+      let after: number;
+      let backup: Awaited<ReturnType<typeof createBackup>>;
+      try {
+        await expect.poll(() => writer.written(), { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+        before = writer.written();
+        backup = await createBackup(source.config, source.handle);
+        after = writer.written();
+        await expect.poll(() => writer.written(), { timeout: 15_000 }).toBeGreaterThan(after);
+      } finally {
+        expect(await writer.stop(), writer.stderr()).toBe(0);
+      }
+      // The writer committed changes while the backup was being taken.
+      expect(after).toBeGreaterThan(before);
 
-    const target = await createInstallation(dialect, false);
-    sites.push(target);
-    await restoreBackup(target.config, target.handle, backup.file, { force: false });
-    const db = target.handle.db;
-    const chapters = await db.selectFrom("chapters").select("id").where("title", "like", "Written during%").execute();
-    // Every change the snapshot saw committed, and only those (the seed's chapter aside).
-    expect(chapters.length + 1).toBe(backup.manifest.tables.chapters);
-    expect(chapters.length).toBeGreaterThanOrEqual(before);
-    expect(chapters.length).toBeLessThanOrEqual(after + 1);
-    // A chapter's notification and audit row were written in its transaction: all or nothing.
-    const orphans = await sql<{ id: string }>`
+      const target = await createInstallation(dialect, false);
+      sites.push(target);
+      await restoreBackup(target.config, target.handle, backup.file, { force: false });
+      const db = target.handle.db;
+      const chapters = await db.selectFrom("chapters").select("id").where("title", "like", "Written during%").execute();
+      // Every change the snapshot saw committed, and only those (the seed's chapter aside).
+      expect(chapters.length + 1).toBe(backup.manifest.tables.chapters);
+      expect(chapters.length).toBeGreaterThanOrEqual(before);
+      expect(chapters.length).toBeLessThanOrEqual(after + 1);
+      // A chapter's notification and audit row were written in its transaction: all or nothing.
+      const orphans = await sql<{ id: string }>`
       select c.id from chapters c
       where not exists (select 1 from notifications n where n.item_id = c.id)
          or not exists (select 1 from audit_log a where a.entity_id = c.id and a.action = 'chapter.created')`.execute(
-      db,
-    );
-    expect(orphans.rows).toEqual([]);
-    const strayNotifications = await sql<{ id: string }>`
+        db,
+      );
+      expect(orphans.rows).toEqual([]);
+      const strayNotifications = await sql<{ id: string }>`
       select n.id from notifications n
       where n.item_type = 'chapter' and not exists (select 1 from chapters c where c.id = n.item_id)`.execute(db);
-    expect(strayNotifications.rows).toEqual([]);
-    // A subscriber and the confirmation email were written together too.
-    const subscribers = await db
-      .selectFrom("newsletter_subscribers")
-      .select("email")
-      .where("email", "like", "writer-%")
-      .execute();
-    expect(subscribers.length).toBeGreaterThanOrEqual(before);
-    const withoutEmail = await sql<{ email: string }>`
+      expect(strayNotifications.rows).toEqual([]);
+      // A subscriber and the confirmation email were written together too.
+      const subscribers = await db
+        .selectFrom("newsletter_subscribers")
+        .select("email")
+        .where("email", "like", "writer-%")
+        .execute();
+      expect(subscribers.length).toBeGreaterThanOrEqual(before);
+      const withoutEmail = await sql<{ email: string }>`
       select s.email from newsletter_subscribers s
       where s.email like 'writer-%'
         and not exists (select 1 from email_outbox o where o.to_address = s.email and o.kind = 'newsletter-confirmation')`.execute(
-      db,
-    );
-    expect(withoutEmail.rows).toEqual([]);
-  });
+        db,
+      );
+      expect(withoutEmail.rows).toEqual([]);
+    },
+    SLOW_TEST_MS,
+  );
 });
