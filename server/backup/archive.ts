@@ -6,7 +6,7 @@ import { create, extract } from "tar";
 import { z } from "zod";
 
 /**
- * A backup is one .tar.gz (docs/decisions/014-backups-and-exports.md):
+ * A backup is one .tar.gz (docs/decisions/016-backups-and-exports.md):
  *   manifest.json            what follows, with a SHA-256 of every other file
  *   database/bastion.sqlite  SQLite: the database file as VACUUM INTO wrote it
  *   database/data.jsonl      PostgreSQL: every table, in the export format (docs/data-format.md)
