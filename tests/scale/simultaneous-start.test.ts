@@ -37,6 +37,7 @@ describe.skipIf(!HAS_POSTGRES)("instances started together on a blank database",
     const handle = openDatabase(database.config);
     try {
       const owners = await handle.db
+        .withTables<{ user: { id: string; email: string } }>()
         .selectFrom("user")
         .innerJoin("user_roles", "user_roles.user_id", "user.id")
         .select(["user.email", "user_roles.role"])

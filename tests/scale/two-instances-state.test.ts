@@ -95,6 +95,7 @@ describe.skipIf(!HAS_POSTGRES)("state shared by two instances (PostgreSQL)", () 
       request(`${instance.url}/admin/settings`, { headers: { Cookie: robin, Accept: "text/html" } });
     expect((await settings(b)).status).toBe(403);
     const { id } = await database.db
+      .withTables<{ user: { id: string; email: string } }>()
       .selectFrom("user")
       .select("id")
       .where("email", "=", ROBIN.email)
