@@ -10,111 +10,15 @@
  * JSON value whichever database it came from.
  */
 
-export type ColumnKind = "text" | "integer" | "bigint" | "boolean" | "timestamp" | "json";
+import { AUTH_TABLES } from "./auth-tables.ts";
+import { type TableSpec, table } from "./table-spec.ts";
 
-export interface TableSpec {
-  name: string;
-  /** Column name to kind, in the order an export writes them. */
-  columns: Readonly<Record<string, ColumnKind>>;
-  /** The primary key: rows are read in its order (byte order of text), so exports are reproducible. */
-  key: readonly string[];
-  /**
-   * Whether `export` writes the table (a backup always holds every table). Not exported:
-   * what only makes sense on the installation that made it (sessions, one-time tokens,
-   * rate-limit counters, queued messages) and signing keys sealed with its secret.
-   */
-  exported: boolean;
-  /** Filled with default rows at every start (seed.ts): such rows alone are no data. */
-  seeded?: boolean;
-}
-
-const table = (
-  name: string,
-  exported: boolean,
-  columns: Record<string, ColumnKind>,
-  key: readonly string[] = ["id"],
-  seeded = false,
-): TableSpec => ({ name, columns, key, exported, seeded });
+export type { ColumnKind, TableSpec } from "./table-spec.ts";
 
 const revision = { revision: "integer" } as const;
 
 export const TABLES: readonly TableSpec[] = [
-  // Better Auth (server/db/migrations/better-auth-tables.ts): camelCase columns.
-  table("user", true, {
-    id: "text",
-    name: "text",
-    email: "text",
-    emailVerified: "boolean",
-    image: "text",
-    createdAt: "timestamp",
-    updatedAt: "timestamp",
-    twoFactorEnabled: "boolean",
-  }),
-  table("session", false, {
-    id: "text",
-    expiresAt: "timestamp",
-    token: "text",
-    createdAt: "timestamp",
-    updatedAt: "timestamp",
-    ipAddress: "text",
-    userAgent: "text",
-    userId: "text",
-  }),
-  table("account", true, {
-    id: "text",
-    accountId: "text",
-    providerId: "text",
-    userId: "text",
-    accessToken: "text",
-    refreshToken: "text",
-    idToken: "text",
-    accessTokenExpiresAt: "timestamp",
-    refreshTokenExpiresAt: "timestamp",
-    scope: "text",
-    password: "text",
-    createdAt: "timestamp",
-    updatedAt: "timestamp",
-  }),
-  table("verification", false, {
-    id: "text",
-    identifier: "text",
-    value: "text",
-    expiresAt: "timestamp",
-    createdAt: "timestamp",
-    updatedAt: "timestamp",
-  }),
-  table("twoFactor", true, {
-    id: "text",
-    secret: "text",
-    backupCodes: "text",
-    userId: "text",
-    verified: "boolean",
-    failedVerificationCount: "integer",
-    lockedUntil: "timestamp",
-  }),
-  table("passkey", true, {
-    id: "text",
-    name: "text",
-    publicKey: "text",
-    userId: "text",
-    credentialID: "text",
-    counter: "integer",
-    deviceType: "text",
-    backedUp: "boolean",
-    transports: "text",
-    createdAt: "timestamp",
-    aaguid: "text",
-  }),
-  table("jwks", false, {
-    id: "text",
-    publicKey: "text",
-    privateKey: "text",
-    createdAt: "timestamp",
-    expiresAt: "timestamp",
-    alg: "text",
-    crv: "text",
-  }),
-  table("rateLimit", false, { id: "text", key: "text", count: "integer", lastRequest: "bigint" }),
+  ...AUTH_TABLES,
 
   // Content.
   table(
