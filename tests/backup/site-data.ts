@@ -39,12 +39,25 @@ export interface Installation {
   destroy(): Promise<void>;
 }
 
-/** A new installation; `migrated` runs the server's start-up preparation (schema and defaults). */
-export async function createInstallation(dialect: TestDialect, migrated = true): Promise<Installation> {
+/**
+ * A new installation; `migrated` runs the server's start-up preparation (schema and
+ * defaults); `env` adds variables (e.g. S3_* for media in a bucket).
+ */
+export async function createInstallation(
+  dialect: TestDialect,
+  migrated = true,
+  env: Record<string, string> = {},
+): Promise<Installation> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-backup-test-"));
   const testDb = await createTestDatabase(dialect);
   const databaseUrl = dialect === "postgres" ? testDb.url : `file:${path.join(dataDir, "bastion.sqlite")}`;
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, AUTH_SECRET: SECRET, LOG_LEVEL: "silent" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: SECRET,
+    LOG_LEVEL: "silent",
+    ...env,
+  });
   const handle = migrated ? await prepareDatabase(config.database, logger) : openDatabase(config.database);
   return {
     dialect,
