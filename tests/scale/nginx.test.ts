@@ -1,14 +1,21 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type RunningServer } from "../helpers/server.ts";
 import { header, request } from "../http/client.ts";
 import { type Cluster, HAS_POSTGRES, signInThrough, startCluster, timeUntil } from "./cluster.ts";
-import { fillGuideConfig, HAS_NGINX, type RunningNginx, startNginx } from "./nginx.ts";
+import { fillGuideConfig, HAS_NGINX, type RunningNginx, startNginx, tlsVariant } from "./nginx.ts";
 import { streamRequests } from "./request-stream.ts";
+import { selfSignedCertificate } from "./self-signed.ts";
 
 /**
  * Debian's nginx with the deployment guide's configuration (docs/deploy/nginx.conf) in
  * front of two real instances on one PostgreSQL database: it serves the site from both,
- * hands them the client's address and scheme, and a stream of requests loses nothing
+ * hands them the client's address and scheme, terminates TLS with the blocks the file
+ * shows commented out, and a stream of requests loses nothing
  * while one instance stops gracefully (SIGTERM) and, later, while one is killed (SIGKILL).
  * nginx is required in CI (tests/scale/nginx.ts fails the file without it there).
  */
@@ -26,6 +33,26 @@ const STREAMED_PATHS = [
 const STREAM_CLIENTS = 4;
 const BEFORE_STOP_MS = 1_000;
 const AFTER_STOP_MS = 2_000;
+
+/** A GET over HTTPS that accepts the test's self-signed certificate. */
+function httpsGet(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpsRequest(url, { rejectUnauthorized: false, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.once("error", reject);
+      response.once("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+    outgoing.once("error", reject);
+    outgoing.end();
+  });
+}
 
 const listeningPid = async (instance: RunningServer) =>
   (await instance.waitForLog((line) => line.msg?.startsWith("Listening") === true)).pid as number;
@@ -99,6 +126,36 @@ describe.skipIf(!HAS_POSTGRES || !HAS_NGINX)("nginx in front of two instances (d
       statuses.push(response.status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it("terminates TLS with the guide's commented-out blocks: HTTP redirects, HTTPS reaches the instances as https", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "bastion-tls-"));
+    const { certificate, key } = selfSignedCertificate("127.0.0.1");
+    writeFileSync(path.join(folder, "fullchain.pem"), certificate);
+    writeFileSync(path.join(folder, "privkey.pem"), key);
+    chmodSync(folder, 0o755);
+    const [httpPort, httpsPort] = [await freePort(), await freePort()];
+    const instances = cluster.instances.map((instance) => `127.0.0.1:${instance.port}`);
+    const config = tlsVariant(fillGuideConfig({ serverName: "127.0.0.1", listenPort: httpPort, instances }), {
+      httpPort,
+      httpsPort,
+      certificateFile: path.join(folder, "fullchain.pem"),
+      keyFile: path.join(folder, "privkey.pem"),
+    });
+    const tls = await startNginx(config, httpPort);
+    try {
+      const redirected = await request(`http://127.0.0.1:${httpPort}/about?from=http`);
+      expect(redirected.status).toBe(301);
+      expect(header(redirected, "location")).toBe("https://127.0.0.1/about?from=http");
+      const page = await httpsGet(`https://127.0.0.1:${httpsPort}/blog`);
+      expect(page.status).toBe(200);
+      // The instances believe nginx's X-Forwarded-Proto: the page is served as HTTPS.
+      expect(page.headers["strict-transport-security"]).toBeDefined();
+      expect(page.body).toContain("</html>");
+    } finally {
+      await tls.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("loses no request while an instance stops gracefully (SIGTERM), and takes it back once restarted", async () => {
