@@ -19,6 +19,9 @@ export const MANIFEST = "manifest.json";
 export const SQLITE_ENTRY = "database/bastion.sqlite";
 export const DATA_ENTRY = "database/data.jsonl";
 
+/** The paths an archive may hold besides its manifest (never "..", never absolute). */
+const ARCHIVE_PATH = /^(database\/bastion\.sqlite|database\/data\.jsonl|media\/[a-z0-9-]+\/[A-Za-z0-9._-]+)$/;
+
 export const manifestSchema = z.object({
   format: z.literal(BACKUP_FORMAT, { message: `it is not a Bastion backup (no "${BACKUP_FORMAT}" manifest)` }),
   version: z.number().int(),
@@ -27,10 +30,17 @@ export const manifestSchema = z.object({
   database: z.enum(["sqlite", "postgres"]),
   createdAt: z.string(),
   /** Rows per table, as the backup holds them. */
-  tables: z.record(z.string(), z.number().int().min(0)),
-  media: z.object({ bucket: z.string(), files: z.number().int().min(0), bytes: z.number().int().min(0) }),
-  /** Every file of the archive but the manifest: path → size and SHA-256 (hex). */
-  files: z.record(z.string(), z.object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+  tables: z.record(z.string().regex(/^[A-Za-z_]+$/, { message: "names no table" }), z.number().int().min(0)),
+  media: z.object({
+    bucket: z.string().regex(/^[a-z0-9-]+$/, { message: "is not a bucket name" }),
+    files: z.number().int().min(0),
+    bytes: z.number().int().min(0),
+  }),
+  /** Every file of the archive but the manifest: path → size and SHA-256 (hex). Only these shapes of path. */
+  files: z.record(
+    z.string().regex(ARCHIVE_PATH, { message: "names a file outside the archive's layout" }),
+    z.object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  ),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
@@ -107,9 +117,9 @@ export async function unpackArchive(file: string, directory: string): Promise<Ma
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ArchiveError(
-      `${file} is not a usable Bastion backup: ${issue?.path.join(".") || "manifest"} ${issue?.message}.`,
-    );
+    // A bad key of a record (a file's path) carries its own message inside.
+    const detail = issue?.code === "invalid_key" ? issue.issues[0]?.message : issue?.message;
+    throw new ArchiveError(`${file} is not a usable Bastion backup: ${issue?.path.join(".") || "manifest"} ${detail}.`);
   }
   const manifest = parsed.data;
   if (manifest.version !== BACKUP_FORMAT_VERSION) {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -54,6 +55,8 @@ export async function createBackup(
 ): Promise<BackupResult> {
   const progress = options.progress ?? silentProgress;
   const target = path.resolve(options.file ?? path.join(backupDirectory(config), backupFileName()));
+  if (existsSync(target))
+    throw new TransferRefused(`${target} already exists: choose another name or remove it first.`);
   await mkdir(path.dirname(target), { recursive: true });
   const staging = await mkdtemp(path.join(path.dirname(target), ".bastion-backup-"));
   try {

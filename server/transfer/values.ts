@@ -13,6 +13,8 @@ export class ValueError extends Error {
   override name = "ValueError";
 }
 
+const SQLITE_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/;
+
 /** A database value as it is written to an export or a backup's data file. */
 export function encodeValue(kind: ColumnKind, value: unknown): unknown {
   if (value === null || value === undefined) return null;
@@ -33,7 +35,9 @@ export function encodeValue(kind: ColumnKind, value: unknown): unknown {
       if (value === 0 || value === 1) return value === 1;
       throw new ValueError(`expected a boolean, got ${String(value)}`);
     case "timestamp": {
-      const date = value instanceof Date ? value : new Date(value as string | number);
+      // SQLite's own "YYYY-MM-DD HH:MM:SS" (CURRENT_TIMESTAMP) is UTC, not local time.
+      const text = typeof value === "string" && SQLITE_DATETIME.test(value) ? `${value.replace(" ", "T")}Z` : value;
+      const date = text instanceof Date ? text : new Date(text as string | number);
       if (Number.isNaN(date.getTime())) throw new ValueError(`expected a timestamp, got ${String(value)}`);
       return date.toISOString();
     }

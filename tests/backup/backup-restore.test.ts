@@ -138,6 +138,28 @@ describe.each(TEST_DIALECTS)("backup of a %s installation", (dialect) => {
     expect(await target.handle.db.introspection.getTables()).toEqual([]);
   });
 
+  it("refuses a manifest naming a file outside the archive's layout", async () => {
+    const forged = tamper(backup.file, (directory) => {
+      const file = path.join(directory, "manifest.json");
+      const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
+      const files = { ...manifest.files, "../../etc/passwd": { bytes: 1, sha256: "0".repeat(64) } };
+      writeFileSync(file, JSON.stringify({ ...manifest, files }));
+    });
+    const target = await blank(dialect);
+    const refused = await restoreBackup(target.config, target.handle, forged, { force: false }).catch((e) => e);
+    rmSync(forged);
+    expect(refused).toBeInstanceOf(ArchiveError);
+    expect(refused.message).toBe(
+      `${forged} is not a usable Bastion backup: files.../../etc/passwd names a file outside the archive's layout.`,
+    );
+  });
+
+  it("refuses to write over an existing file", async () => {
+    const refused = await createBackup(source.config, source.handle, { file: backup.file }).catch((e) => e);
+    expect(refused).toBeInstanceOf(TransferRefused);
+    expect(refused.message).toBe(`${backup.file} already exists: choose another name or remove it first.`);
+  });
+
   it("refuses a backup whose row counts disagree with its manifest", async () => {
     const forged = tamper(backup.file, (directory) => {
       const file = path.join(directory, "manifest.json");
