@@ -11,8 +11,15 @@ import { header, type RawResponse, request } from "../http/client.ts";
  * storage and SMTP the caller's environment names.
  */
 
-/** Several instances share nothing but the database (and S3): PostgreSQL only. */
+/**
+ * Several instances share nothing but the database (and S3): PostgreSQL only. Without
+ * TEST_DATABASE_URL these tests are skipped, saying so; in CI it is required
+ * (tests/helpers/databases.ts fails the run without it).
+ */
 export const HAS_POSTGRES = TEST_DIALECTS.includes("postgres");
+if (!HAS_POSTGRES) {
+  process.stderr.write("tests/scale: skipped, several instances need PostgreSQL: set TEST_DATABASE_URL.\n");
+}
 
 /** The same for every instance: sessions signed by one are accepted by the others. */
 export const CLUSTER_AUTH_SECRET = "several-instances-test-secret-0123456789abcdef";

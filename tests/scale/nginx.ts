@@ -21,6 +21,8 @@ if (!HAS_NGINX && process.env.CI) {
     `nginx is missing at ${NGINX_BINARY}: CI runs the nginx-in-front test, install it (apt-get install -y nginx-light).`,
   );
 }
+if (!HAS_NGINX)
+  process.stderr.write(`tests/scale/nginx.test.ts: skipped, no nginx at ${NGINX_BINARY} (NGINX_BINARY).\n`);
 
 export interface RunningNginx {
   url: string;
