@@ -1,11 +1,15 @@
 /**
- * How long `import` takes for 100,000 subscribers, on SQLite and (with
- * TEST_DATABASE_URL) PostgreSQL: `node tests/transfer/measure-import.ts [count]`.
+ * How long `export`, `import`, `backup` and `restore` take with 100,000 subscribers, on
+ * SQLite and (with TEST_DATABASE_URL) PostgreSQL: `node tests/transfer/measure-import.ts [count]`.
  * A measurement to read, not a test: it prints its figures and asserts nothing.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createBackup } from "../../server/backup/backup.ts";
+import { restoreBackup } from "../../server/backup/restore.ts";
+import { loadConfig } from "../../server/config.ts";
+import { openDatabase } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
 import { createLogger } from "../../server/logger.ts";
 import { insertRows } from "../../server/transfer/load.ts";
@@ -62,11 +66,24 @@ try {
     const heapBefore = process.memoryUsage().rss;
     const importSeconds = await seconds(() => importFromFile(target, file, { force: false }));
     const rss = process.memoryUsage().rss;
-    await target.close();
-    await targetDb.drop();
     console.log(
       `import of ${count.toLocaleString("en")} subscribers into ${dialect}: ${importSeconds.toFixed(1)} s (RSS ${(heapBefore / 1024 / 1024).toFixed(0)} → ${(rss / 1024 / 1024).toFixed(0)} MiB)`,
     );
+    // The same data through a backup and a restore into a blank database of the same kind.
+    const config = loadConfig({ DATA_DIR: path.join(folder, dialect), DATABASE_URL: targetDb.url });
+    const archive = path.join(folder, `${dialect}.tar.gz`);
+    const backupSeconds = await seconds(() => createBackup(config, target, { file: archive }));
+    const blankDb = await createTestDatabase(dialect);
+    const blank = openDatabase(blankDb.config);
+    const restoreConfig = loadConfig({ DATA_DIR: path.join(folder, `${dialect}-restored`), DATABASE_URL: blankDb.url });
+    const restoreSeconds = await seconds(() => restoreBackup(restoreConfig, blank, archive, { force: false }));
+    console.log(
+      `backup of the same on ${dialect}: ${backupSeconds.toFixed(1)} s (${(statSync(archive).size / 1024 / 1024).toFixed(1)} MiB archive); restore into a blank ${dialect} database: ${restoreSeconds.toFixed(1)} s`,
+    );
+    await blank.close();
+    await blankDb.drop();
+    await target.close();
+    await targetDb.drop();
   }
 } finally {
   rmSync(folder, { recursive: true, force: true });
