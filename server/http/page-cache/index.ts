@@ -215,11 +215,17 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   };
 
   /** Stores a rendered page (unless a concurrent render of it was stored first) and answers from the entry. */
-  const storeAndAnswer = async (key: string, req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+  const storeAndAnswer = async (
+    key: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    nonce: string,
+  ) => {
     let page = pages.peek(key);
     if (!page) {
       try {
-        page = await pageFrom(res.getHeaders(), body, res.locals.cspNonce as string);
+        page = await pageFrom(res.getHeaders(), body, nonce);
       } catch {
         // Never expected of zlib on a buffer; the visitor still gets the page as rendered.
         res.end(body);
@@ -245,7 +251,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       captureResponse(res, {
         maxBytes: maxBodyBytes,
         holds: () => isStorableResponse(res.statusCode, res.getHeaders(), res.locals.cspNonce),
-        onComplete: (body) => void storeAndAnswer(key, req, res, body),
+        onComplete: (body) => void storeAndAnswer(key, req, res, body, res.locals.cspNonce as string),
       });
     }
     next();
