@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type RunningServer } from "../helpers/server.ts";
 import { header, request } from "../http/client.ts";
 import { type Cluster, HAS_POSTGRES, signInThrough, startCluster, timeUntil } from "./cluster.ts";
-import { fillGuideConfig, HAS_NGINX, type RunningNginx, startNginx, tlsVariant } from "./nginx.ts";
+import { fillGuideConfig, HAS_NGINX, type RunningNginx, reservePort, startNginx, tlsVariant } from "./nginx.ts";
 import { streamRequests } from "./request-stream.ts";
 import { selfSignedCertificate } from "./self-signed.ts";
 
@@ -65,7 +65,8 @@ describe.skipIf(!HAS_POSTGRES || !HAS_NGINX)("nginx in front of two instances (d
   let publicUrl: string;
 
   beforeAll(async () => {
-    const listenPort = await freePort();
+    const reserved = await reservePort();
+    const listenPort = reserved.port;
     publicUrl = `http://127.0.0.1:${listenPort}`;
     cluster = await startCluster({
       instances: 2,
@@ -88,6 +89,7 @@ describe.skipIf(!HAS_POSTGRES || !HAS_NGINX)("nginx in front of two instances (d
       },
     });
     const instances = cluster.instances.map((instance) => `127.0.0.1:${instance.port}`);
+    await reserved.release();
     nginx = await startNginx(fillGuideConfig({ serverName: "127.0.0.1", listenPort, instances }), listenPort);
   });
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../helpers/run-script.ts";
@@ -23,6 +24,23 @@ if (!HAS_NGINX && process.env.CI) {
 }
 if (!HAS_NGINX)
   process.stderr.write(`tests/scale/nginx.test.ts: skipped, no nginx at ${NGINX_BINARY} (NGINX_BINARY).\n`);
+
+/**
+ * A free port held by a placeholder listener until release(): the port nginx will listen
+ * on must be known before the instances start (it is their PUBLIC_URL), and they pick
+ * free ports of their own meanwhile.
+ */
+export async function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
+  const placeholder = createServer();
+  // Never what keeps the test process alive, should a start fail before release().
+  placeholder.unref();
+  await new Promise<void>((resolve, reject) => {
+    placeholder.once("error", reject);
+    placeholder.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = placeholder.address() as AddressInfo;
+  return { port, release: () => new Promise<void>((resolve) => placeholder.close(() => resolve())) };
+}
 
 export interface RunningNginx {
   url: string;
