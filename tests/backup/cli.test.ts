@@ -1,7 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateTo } from "../../server/transfer/schema-version.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { runScript } from "../helpers/run-script.ts";
 import { createInstallation, type Installation, mediaFiles, SECRET, seedSite, snapshotTables } from "./site-data.ts";
@@ -94,6 +96,28 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
         stdout: "",
         stderr: "Usage: npm run cli -- restore <file.tar.gz> [--force]\n",
       });
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    "db:migrate backs up a database with data before applying pending migrations",
+    async () => {
+      const old = await target();
+      await migrateTo(old.handle.db, dialect, "0004-media");
+      await sql`insert into skills (id, name, order_index) values ('skill-1', 'Threat hunting', 0)`.execute(
+        old.handle.db,
+      );
+      const result = await cli(["db:migrate"], old);
+      expect(result.stderr).toBe("");
+      const backups = path.join(old.config.dataDir, "backups");
+      const [name, ...others] = readdirSync(backups);
+      expect(others).toEqual([]);
+      expect(name).toMatch(/^bastion-before-0005-phone-factor-\S+\.tar\.gz$/);
+      expect(result.stdout).toBe(
+        `Backed up the database before migrating: ${path.join(backups, name!)}\n` +
+          `Applied 1 migration(s) to the ${dialect} database: 0005-phone-factor\n`,
+      );
     },
     SLOW_TEST_MS,
   );
