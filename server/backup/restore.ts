@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,6 +38,7 @@ export async function restoreBackup(
   options: { force: boolean; progress?: Progress },
 ): Promise<{ manifest: Manifest; tables: number; rows: number; files: number; bytes: number }> {
   const progress = options.progress ?? silentProgress;
+  if (!existsSync(file)) throw new TransferRefused(`${file} does not exist.`);
   const staging = await mkdtemp(path.join(tmpdir(), "bastion-restore-"));
   const storage = createMediaStorage(config);
   try {

@@ -53,6 +53,7 @@ export function terminalProgress(output: NodeJS.WritableStream): Progress & { to
     },
     finish() {
       if (drawn) output.write("\r\x1b[2K");
+      drawn = false;
     },
   };
 }

@@ -23,11 +23,14 @@ describe("progress of long commands", () => {
     progress.rows(500);
     progress.file(2048);
     progress.finish();
+    // Finishing twice (after the summary, in a finally) clears the line once.
+    progress.finish();
     const text = terminal.written();
     expect(text.startsWith("\r\x1b[2KImporting newsletter_subscribers — 0 rows, 0 files, 0 B")).toBe(true);
     // Every redraw returns to the start of the same line; nothing scrolls.
     expect(text).not.toContain("\n");
     expect(text.endsWith("\r\x1b[2K")).toBe(true);
+    expect(text.endsWith("\r\x1b[2K\r\x1b[2K")).toBe(false);
     expect(progress.totals).toEqual({ tables: 0, rows: 500, files: 1, bytes: 2048 });
     // Cut to the terminal's width.
     for (const line of text.split("\r\x1b[2K")) expect(line.length).toBeLessThan(60);
