@@ -117,6 +117,10 @@ describe.skipIf(!HAS_POSTGRES || !HAS_NGINX)("nginx in front of two instances (d
     const direct = await request(`${first.url}/blog`, { headers: { "X-Forwarded-Proto": "https" } });
     expect(header(direct, "strict-transport-security")).toBeDefined();
 
+    // nginx's own request id replaces the client's, and the instance keeps it (one id in both logs).
+    const traced = await request(`${nginx.url}/healthz`, { headers: { "X-Request-Id": "chosen-by-the-client" } });
+    expect(header(traced, "x-request-id")).toMatch(/^[0-9a-f]{32}$/);
+
     // Sign-in attempts each claiming another address all count against the one nginx saw
     // (5 a minute per address), on whichever instance they land.
     const statuses: number[] = [];
