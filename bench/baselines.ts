@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import type { OutgoingHttpHeader } from "node:http";
 import path from "node:path";
 import { freePort } from "../tests/helpers/server.ts";
-import { INSTALL_HINT, onPath } from "./load.ts";
+import { INSTALL_HINT, onPath } from "./load-generator.ts";
 
 /**
  * What bench:web compares the server with, serving the bytes the server answered:

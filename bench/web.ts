@@ -12,13 +12,20 @@ import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
 import { type Baseline, NGINX_MISSING, type SavedPage, startMinimalNode, startNginx } from "./baselines.ts";
 import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 import { lighthouseScores } from "./lighthouse.ts";
-import { type LoadResult, loadGenerator, median, processCpuSeconds, residentMegabytes } from "./load.ts";
+import {
+  BROWSER_HEADERS,
+  type LoadResult,
+  loadGenerator,
+  median,
+  processCpuSeconds,
+  residentMegabytes,
+} from "./load-generator.ts";
 import { CHAPTERS, EDITOR, insertDataSet, insertEditor, SECTIONS_PER_CHAPTER } from "./web-data.ts";
 
 /**
  * `npm run bench:web`: the production server on a fresh SQLite database with a
  * realistic data set, driven by a load generator that is not the bottleneck (wrk when
- * installed, see bench/load.ts), several rounds, medians printed:
+ * installed, see bench/load-generator.ts), several rounds, medians printed:
  * - the cached public pages, identity and gzip, each against nginx serving the same
  *   bodies and a minimal node:http server answering the same headers and bodies from
  *   memory (the runtime's own ceiling), with the server's and the generator's CPU share;
@@ -46,11 +53,6 @@ const CSS_BUDGET_KB = 20;
 // ---------------------------------------------------------------------------------------
 // Measuring
 
-/** What a browser sends when it loads a page: page views are counted as in production. */
-const BROWSER_HEADERS = {
-  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
-  Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-};
 const ENCODINGS = ["identity", "gzip"] as const;
 type Encoding = (typeof ENCODINGS)[number];
 /** Headers of one response or connection: not replayed by the node:http baseline. */

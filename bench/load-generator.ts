@@ -11,6 +11,12 @@ import autocannon from "autocannon";
 
 export const INSTALL_HINT = "apt-get install -y wrk nginx";
 
+/** What a browser sends when it loads a page: page views are counted as in production. */
+export const BROWSER_HEADERS = {
+  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+  Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+};
+
 export interface LoadResult {
   perSecond: number;
   /** Latency percentiles in milliseconds. */
