@@ -4,6 +4,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { jwt, twoFactor } from "better-auth/plugins";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { answerNoSoonerThan } from "../answer-floor.ts";
 import { recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/connection.ts";
@@ -31,6 +32,14 @@ import { userNameProblem } from "./users.ts";
 
 /** The header through which the Express layer hands Better Auth the client's IP. */
 export const CLIENT_IP_HEADER = "x-bastion-client-ip";
+
+/**
+ * A reset request does more for a real account (a link stored, an email queued) than for
+ * an unknown address: its answer leaves at this fixed time after the request began, so
+ * the two cannot be told apart by timing.
+ */
+export const RESET_REQUEST_ANSWER_FLOOR_MS = 250;
+const resetRequestsStarted = new WeakMap<Request, number>();
 
 /** The client's address as the Express layer handed it over ("unknown" for calls without one). */
 function clientIpOf(ctx: { headers?: Headers }): string {
@@ -200,6 +209,8 @@ export function createAuth(options: AuthOptions) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/request-password-reset" && ctx.request)
+          resetRequestsStarted.set(ctx.request, performance.now());
         await noteStateBeforeAccountChange(ctx);
         if (ctx.path === "/sign-in/email") {
           const email = String(ctx.body?.email ?? "").toLowerCase();
@@ -217,6 +228,8 @@ export function createAuth(options: AuthOptions) {
       }),
       after: createAuthMiddleware(async (ctx) => {
         const returned = ctx.context.returned;
+        const resetStartedAt = ctx.request && resetRequestsStarted.get(ctx.request);
+        if (resetStartedAt !== undefined) await answerNoSoonerThan(resetStartedAt, RESET_REQUEST_ANSWER_FLOOR_MS);
         if (ctx.path === "/sign-in/email" && returned instanceof APIError && returned.statusCode === 401) {
           await recordFailedSignIn(db, String(ctx.body?.email ?? "").toLowerCase(), clientIpOf(ctx));
         }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { answerNoSoonerThan } from "../answer-floor.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import type { AppServices } from "../services.ts";
 import { isFormBody } from "../validation.ts";
@@ -68,8 +69,23 @@ const subscribeBody = z.object({
   website: z.unknown().optional(),
 });
 
-/** The subscribe logic shared by the form and the API. */
+/** How long a successful subscription takes to answer, whatever the address's state. */
+export const SUBSCRIBE_ANSWER_FLOOR_MS = 120;
+
+/** The subscribe logic shared by the form and the API; a success leaves at the floor. */
 async function subscribeRequest(
+  services: NewsletterServices,
+  fields: Record<string, unknown>,
+  source: ConsentSource,
+  ip: string,
+): Promise<SubscribeAnswer> {
+  const startedAt = performance.now();
+  const answer = await decideSubscription(services, fields, source, ip);
+  if (answer.status === 200) await answerNoSoonerThan(startedAt, SUBSCRIBE_ANSWER_FLOOR_MS);
+  return answer;
+}
+
+async function decideSubscription(
   services: NewsletterServices,
   fields: Record<string, unknown>,
   source: ConsentSource,

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESET_REQUEST_ANSWER_FLOOR_MS } from "../../server/auth/auth.ts";
+import { SUBSCRIBE_ANSWER_FLOOR_MS } from "../../server/newsletter/api.ts";
+import { type SiteWithAccounts, startSiteWithAccounts } from "../helpers/accounts.ts";
+
+/**
+ * Whether an account or an active subscription exists must not show in how long the
+ * answer takes. Requests for an existing and an unknown address are interleaved in
+ * pairs (so the machine's load hits both alike): both must leave at the answer floor,
+ * their medians within the timer's jitter, and neither must be the slower one in most
+ * pairs (before the floor, a reset for a real account was slower in 48 of 60 pairs).
+ */
+
+const PAIRS = 30;
+const OWNER = { email: "tilda.timing@example.com", name: "Tilda Timing", role: "admin" as const };
+const activeAddress = (index: number) => `active-${index}@example.com`;
+
+let site: SiteWithAccounts;
+let client = 0;
+
+beforeAll(async () => {
+  site = await startSiteWithAccounts({
+    dialect: "sqlite",
+    accounts: [OWNER],
+    server: { env: { TRUST_PROXY: "1" } },
+    seed: async ({ db }) => {
+      const now = new Date().toISOString();
+      await db
+        .insertInto("newsletter_subscribers")
+        .values(
+          Array.from({ length: PAIRS }, (_, index) => ({
+            id: `timing-subscriber-${index}`,
+            email: activeAddress(index),
+            status: "active" as const,
+            confirmed_at: now,
+            consent_at: now,
+            consent_source: "api" as const,
+          })),
+        )
+        .execute();
+    },
+  });
+});
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+/** Milliseconds from sending to the whole answer, each request from its own address (no per-IP limit). */
+async function timed(path: string, body: unknown): Promise<number> {
+  client++;
+  const started = performance.now();
+  const response = await fetch(`${site.server.url}${path}`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Origin: site.server.url,
+      "X-Forwarded-For": `10.77.${client >> 8}.${client & 255}`,
+    },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  expect(response.status, path).toBe(200);
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+function expectIndistinguishable(known: number[], unknown: number[], floorMs: number) {
+  expect(Math.min(...known, ...unknown)).toBeGreaterThanOrEqual(floorMs - 1);
+  // Jitter on a shared machine reaches milliseconds; the floor and the pair count carry the proof.
+  expect(Math.abs(median(known) - median(unknown))).toBeLessThan(10);
+  const knownSlower = known.filter((duration, index) => duration > (unknown[index] as number)).length;
+  expect(knownSlower).toBeGreaterThanOrEqual(Math.round(PAIRS * 0.2));
+  expect(knownSlower).toBeLessThanOrEqual(Math.round(PAIRS * 0.8));
+}
+
+describe("answers that would tell whether an address is known", () => {
+  it("takes as long to answer a reset request for an account as for an unknown address", async () => {
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const request = (email: string) => timed("/api/auth/request-password-reset", { email });
+      const order = pair % 2 === 0;
+      const first = await request(order ? OWNER.email : `nobody-${pair}@example.com`);
+      const second = await request(order ? `nobody-${pair}@example.com` : OWNER.email);
+      known.push(order ? first : second);
+      unknown.push(order ? second : first);
+    }
+    expectIndistinguishable(known, unknown, RESET_REQUEST_ANSWER_FLOOR_MS);
+  }, 120_000);
+
+  it("takes as long to answer a subscription for an active address as for a new one", async () => {
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const subscribe = (email: string) => timed("/api/newsletter/subscribe", { email });
+      const order = pair % 2 === 0;
+      const first = await subscribe(order ? activeAddress(pair) : `new-${pair}@example.com`);
+      const second = await subscribe(order ? `new-${pair}@example.com` : activeAddress(pair));
+      known.push(order ? first : second);
+      unknown.push(order ? second : first);
+    }
+    expectIndistinguishable(known, unknown, SUBSCRIBE_ANSWER_FLOOR_MS);
+  }, 120_000);
+});
