@@ -24,6 +24,8 @@ export interface LoadResult {
   p99: number;
   /** Answers outside 2xx/3xx, plus socket errors and timeouts. */
   failures: number;
+  /** What the failures were, when the generator tells (wrk: non-2xx/3xx and each kind of socket error). */
+  failureKinds?: string;
   /** CPU time the generator used, as a share of one core over the run. */
   generatorCpu: number;
 }
@@ -97,6 +99,7 @@ function runWrk(wrk: string, options: LoadOptions): Promise<LoadResult> {
         p50: milliseconds(p50[1] as string),
         p99: milliseconds(p99[1] as string),
         failures: non2xx + errors,
+        failureKinds: `non-2xx/3xx ${non2xx}${socketErrors ? `, connect ${socketErrors[1]}, read ${socketErrors[2]}, write ${socketErrors[3]}, timeout ${socketErrors[4]}` : ""}`,
         generatorCpu: cpuSeconds(timesLines[0] ?? "") / options.seconds,
       });
     });
