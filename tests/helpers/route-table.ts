@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import routes from "../../app/routes.ts";
 
 /**
@@ -65,4 +67,29 @@ export function concretePath(pattern: string, placeholder = "guard-matrix-test")
     .filter((segment) => !segment.endsWith("?"))
     .map((segment) => (segment.startsWith(":") || segment === "*" ? placeholder : segment));
   return segments.join("/") || "/";
+}
+
+const APP_DIR = path.resolve(import.meta.dirname, "../../app");
+
+/** Whether a route module exports a loader or an action (read from its source). */
+export function routeExports(file: string, name: "loader" | "action"): boolean {
+  return new RegExp(`export (async )?(function|const) ${name}\\b`).test(readFileSync(path.join(APP_DIR, file), "utf8"));
+}
+
+/** Resource routes: no page, JSON (or files) answered by the route itself. */
+export const isResourceRoute = (route: FlatRoute) =>
+  route.file.startsWith("routes/api/") || route.file.endsWith(".csv.ts");
+
+// Sign-out reads no body: any same-origin POST ends the session (and a test's signed-in visitor's).
+const READS_NO_BODY = new Set(["routes/auth/sign-out.tsx"]);
+
+/** The routes whose action reads a request body: every page form and API a test can post garbage to. */
+export const BODY_ROUTES: FlatRoute[] = ROUTE_TABLE.filter(
+  (route) => routeExports(route.file, "action") && !READS_NO_BODY.has(route.file),
+);
+
+/** The URL path a POST to the route's action goes to (an index route's needs `?index`). */
+export function actionPath(route: FlatRoute, placeholder?: string): string {
+  const concrete = concretePath(route.path, placeholder);
+  return route.index ? `${concrete}?index` : concrete;
 }

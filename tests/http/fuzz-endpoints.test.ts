@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TABLES } from "../../server/transfer/tables.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
-import { concretePath, ROUTE_TABLE } from "../helpers/route-table.ts";
+import { actionPath, BODY_ROUTES } from "../helpers/route-table.ts";
 import { request } from "./client.ts";
 
 /**
@@ -24,15 +24,7 @@ const CONCURRENCY = 4;
 const ROLES = ["anonymous", "editor", "admin"] as const;
 type Role = (typeof ROLES)[number];
 
-const APP_DIR = path.resolve(import.meta.dirname, "../../app");
-const source = (file: string) => readFileSync(path.join(APP_DIR, file), "utf8");
-const exportsAction = (file: string) => /export (async )?(function|const) action\b/.test(source(file));
-
-// Sign-out reads no body: any same-origin POST ends the session this test signs in with.
-const READS_NO_BODY = new Set(["routes/auth/sign-out.tsx"]);
-const ENDPOINTS = ROUTE_TABLE.filter((route) => exportsAction(route.file) && !READS_NO_BODY.has(route.file)).map(
-  (route) => (route.index ? `${concretePath(route.path, "fuzz")}?index` : concretePath(route.path, "fuzz")),
-);
+const ENDPOINTS = BODY_ROUTES.map((route) => actionPath(route, "fuzz"));
 
 /** The intents and field names the forms use, read from the app's source: fuzzing near the real shapes. */
 function formWords(): string[] {
@@ -47,7 +39,7 @@ function formWords(): string[] {
       }
     }
   };
-  walk(path.join(APP_DIR, "components"));
+  walk(path.resolve(import.meta.dirname, "../../app/components"));
   return [...words];
 }
 

@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORM_BODY_REQUIRED, FORM_BODY_UNREADABLE } from "../../app/lib/read-form.server.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
-import { concretePath, ROUTE_TABLE } from "../helpers/route-table.ts";
+import { actionPath, BODY_ROUTES, concretePath, isResourceRoute, routeExports } from "../helpers/route-table.ts";
 import { request } from "./client.ts";
 
 /**
@@ -13,21 +11,8 @@ import { request } from "./client.ts";
  * a Location the header cannot carry or a browser would read as another host.
  */
 
-const APP_DIR = path.resolve(import.meta.dirname, "../../app");
-const exportsAction = (file: string) =>
-  /export (async )?(function|const) action\b/.test(readFileSync(path.join(APP_DIR, file), "utf8"));
-const exportsLoader = (file: string) =>
-  /export (async )?(function|const) loader\b/.test(readFileSync(path.join(APP_DIR, file), "utf8"));
-
-const isApi = (file: string) => file.startsWith("routes/api/") || file.endsWith(".csv.ts");
-// Sign-out reads no body: any same-origin POST ends the session (and would end this test's).
-const READS_NO_BODY = new Set(["routes/auth/sign-out.tsx"]);
-const FORM_PAGES = ROUTE_TABLE.filter(
-  (route) => !isApi(route.file) && exportsAction(route.file) && !READS_NO_BODY.has(route.file),
-).map((route) => (route.index ? `${concretePath(route.path)}?index` : concretePath(route.path)));
-const POST_ONLY_APIS = ROUTE_TABLE.filter((route) => isApi(route.file) && exportsAction(route.file)).map((route) =>
-  concretePath(route.path),
-);
+const FORM_PAGES = BODY_ROUTES.filter((route) => !isResourceRoute(route)).map((route) => actionPath(route));
+const POST_APIS = BODY_ROUTES.filter(isResourceRoute);
 
 const ADMIN = { email: "admin@example.com", name: "Ada Admin", role: "admin" as const };
 let site: SiteWithAccounts;
@@ -47,7 +32,7 @@ const serverErrors = () => site.server.logs().filter((line) => (line.level ?? 0)
 describe("bodies that are not forms", () => {
   it("covers the pages with actions, admin and public", () => {
     expect(FORM_PAGES).toEqual(expect.arrayContaining(["/auth", "/?index", "/admin/home", "/newsletter/confirm"]));
-    expect(POST_ONLY_APIS).toContain("/api/newsletter/subscribe");
+    expect(POST_APIS.map((route) => route.path)).toContain("/api/newsletter/subscribe");
   });
 
   const bodies = [
@@ -87,9 +72,9 @@ describe("bodies that are not forms", () => {
 
 describe("methods an endpoint does not take", () => {
   it("answers GET on POST-only APIs with 405 and Allow, never the router's generic error", async () => {
-    for (const api of POST_ONLY_APIS) {
-      const file = ROUTE_TABLE.find((route) => concretePath(route.path) === api)?.file as string;
-      expect(exportsLoader(file), `${file} answers GET itself`).toBe(true);
+    for (const route of POST_APIS) {
+      const api = concretePath(route.path);
+      expect(routeExports(route.file, "loader"), `${route.file} answers GET itself`).toBe(true);
       const response = await request(`${site.server.url}${api}`, { headers: { Cookie: cookie } });
       // React Router's own answer to a GET on a route without a loader is a 400
       // "Unexpected Server Error": each such route answers GET itself.
