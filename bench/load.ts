@@ -67,10 +67,18 @@ async function runScenario(title: string, twist: Twist): Promise<boolean> {
   buildIfMissing();
   const site = await prepareSite(SUBSCRIBERS);
   const peer = await startCountingPeer();
+  const cleanUp = async () => {
+    await peer.stop();
+    await site.database.close();
+    rmSync(site.workDir, { recursive: true, force: true });
+  };
   const server = await startQuietServer(site.dataDir, {
     SMTP_URL: peer.url,
     NEWSLETTER_POLL_SECONDS: "1",
     MAIL_RETRY_BASE_SECONDS: RETRY_BASE_SECONDS,
+  }).catch(async (error: unknown) => {
+    await cleanUp();
+    throw error;
   });
   try {
     const chapter = `/projects/${site.slugs[Math.floor(site.slugs.length / 2)]}`;
@@ -201,9 +209,7 @@ async function runScenario(title: string, twist: Twist): Promise<boolean> {
     return passed();
   } finally {
     await server.stop();
-    await peer.stop();
-    await site.database.close();
-    rmSync(site.workDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 
