@@ -1,9 +1,9 @@
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { PageViewCounter } from "../analytics/page-views.ts";
 import type { Logger } from "../logger.ts";
 import { type Metrics, PAGE_CACHE_ROUTE } from "../metrics/registry.ts";
 import { compileTrust, isSecure, type TrustProxy } from "./client-address.ts";
-import type { PageCache } from "./page-cache/index.ts";
+import type { PageCache, ServedPage } from "./page-cache/index.ts";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts";
 import { STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
@@ -36,11 +36,7 @@ const HSTS: string[] = ["strict-transport-security", STRICT_TRANSPORT_SECURITY];
 export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListener {
   const { pageCache, logger, pageViews, metrics, next } = options;
   const trust = compileTrust(options.trustProxy);
-  return (req, res) => {
-    const started = performance.now();
-    const id = requestIdOf(req, trust);
-    const extraHeaders = isSecure(req, trust) ? [...HSTS, REQUEST_ID_HEADER, id] : [REQUEST_ID_HEADER, id];
-    const served = pageCache.respond(req, res, extraHeaders);
+  const finish = (req: IncomingMessage, res: ServerResponse, id: string, started: number, served?: ServedPage) => {
     if (!served) {
       res.setHeader(REQUEST_ID_HEADER, id);
       pageViews.observe(req, res);
@@ -61,6 +57,22 @@ export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListe
         durationMs: Math.round(elapsedMs),
       },
       `${req.method} ${path} ${served.status}`,
+    );
+  };
+
+  return (req, res) => {
+    const started = performance.now();
+    const id = requestIdOf(req, trust);
+    const extraHeaders = isSecure(req, trust) ? [...HSTS, REQUEST_ID_HEADER, id] : [REQUEST_ID_HEADER, id];
+    const served = pageCache.respond(req, res, extraHeaders);
+    if (!(served instanceof Promise)) return finish(req, res, id, started, served);
+    // A render of this page is under way: answered from it once it is stored.
+    served.then(
+      (page) => finish(req, res, id, started, page),
+      (error: unknown) => {
+        logger.error({ err: error, reqId: id }, "Waiting for a page render failed");
+        finish(req, res, id, started, undefined);
+      },
     );
   };
 }

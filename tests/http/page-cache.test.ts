@@ -136,6 +136,20 @@ describe("page cache rules (in-process)", () => {
     expect(header(second, "x-content-type-options")).toBe("nosniff");
   });
 
+  it("renders a page once for concurrent first visitors: the others wait for it and get its entry", async () => {
+    const rendersBefore = renders;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => request(`${base}/stampede`, { headers: { "Accept-Encoding": "gzip" } })),
+    );
+    expect(renders - rendersBefore).toBe(1);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((answer) => header(answer, "etag"))).size).toBe(1);
+    expect(answers.filter((answer) => header(answer, "x-page-cache") === "miss")).toHaveLength(1);
+    // A page that is not kept (here a 404) is rendered for each visitor, one after another.
+    const missing = await Promise.all(Array.from({ length: 3 }, () => request(`${base}/missing`)));
+    expect(missing.map((answer) => answer.status)).toEqual([404, 404, 404]);
+  });
+
   it("gives the first, rendered, response its ETag, which a 304 then answers", async () => {
     const first = await request(`${base}/first`);
     expect(header(first, "x-page-cache")).toBe("miss");

@@ -58,9 +58,15 @@ export interface PageCache {
   /**
    * Answers a hit in full from its precomputed response (plus `extraHeaders`, e.g.
    * HSTS), without any middleware. Undefined, with nothing written, for anything else;
-   * a GET that the cache may keep is then remembered for capture.
+   * a GET that the cache may keep is then remembered for capture. A GET of a page whose
+   * render is under way waits for it (a promise) and is answered from its entry, or,
+   * when the render was not kept, resolves undefined to be rendered itself.
    */
-  respond(req: IncomingMessage, res: ServerResponse, extraHeaders?: FlatHeaders): ServedPage | undefined;
+  respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    extraHeaders?: FlatHeaders,
+  ): ServedPage | undefined | Promise<ServedPage | undefined>;
   /**
    * Express middleware, just before the renderer: the rendered answer of a request
    * respond() remembered is held back, stored when it turns out storable, and answered
@@ -199,19 +205,50 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return pageCacheKey(req, version);
   };
 
-  const respond: PageCache["respond"] = (req, res, extraHeaders) => {
-    const key = keyOf(req);
-    if (key === null) return undefined;
-    const page = pages.get(key);
-    if (!page) {
-      // HEAD renders no body (entry.server.tsx): nothing to keep.
-      if (req.method === "GET") pending.set(req, key);
-      return undefined;
-    }
+  /**
+   * Renders under way, by key, each settled when its response is over (stored or not).
+   * After a content write every page misses at once: without this, each visitor of a
+   * popular page would render it again until the first render is stored.
+   */
+  const rendering = new Map<string, Promise<void>>();
+
+  const answerFrom = (page: CachedPage, req: IncomingMessage, res: ServerResponse, extraHeaders?: FlatHeaders) => {
     const { status, headers, body } = answerFor(req, page);
     res.writeHead(status, extraHeaders ? [...headers, ...extraHeaders] : headers);
     res.end(body);
     return { status, contentType: page.contentType };
+  };
+
+  /** The request renders the page: capture keeps it, and later misses of the key wait for it. */
+  const renderFor = (req: IncomingMessage, res: ServerResponse, key: string): undefined => {
+    pending.set(req, key);
+    if (!rendering.has(key)) {
+      rendering.set(
+        key,
+        new Promise<void>((settle) => {
+          res.once("close", () => {
+            rendering.delete(key);
+            settle();
+          });
+        }),
+      );
+    }
+    return undefined;
+  };
+
+  const respond: PageCache["respond"] = (req, res, extraHeaders) => {
+    const key = keyOf(req);
+    if (key === null) return undefined;
+    const page = pages.get(key);
+    if (page) return answerFrom(page, req, res, extraHeaders);
+    // HEAD renders no body (entry.server.tsx): nothing to keep.
+    if (req.method !== "GET") return undefined;
+    const underWay = rendering.get(key);
+    if (!underWay) return renderFor(req, res, key);
+    return underWay.then(() => {
+      const rendered = pages.get(key);
+      return rendered ? answerFrom(rendered, req, res, extraHeaders) : renderFor(req, res, key);
+    });
   };
 
   /** Stores a rendered page (unless a concurrent render of it was stored first) and answers from the entry. */
