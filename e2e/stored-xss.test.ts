@@ -2,9 +2,9 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChapterRecord } from "../server/content/chapters.ts";
 import { addSessionCookies, type SiteWithAccounts, signIn, startSiteWithAccounts } from "../tests/helpers/accounts.ts";
-import { closeBrowser, launchBrowser, withPage } from "./helpers/browser.ts";
+import { closeBrowser, launchBrowser, newPage, withPage } from "./helpers/browser.ts";
 import { visit } from "./helpers/hydration.ts";
-import { installTrap, problemsOf, type Trapped } from "./helpers/xss-checks.ts";
+import { installTrap, problemsOf, scanPage, type Trapped } from "./helpers/xss-checks.ts";
 import { fitting, PAYLOADS, type Payload, packed, URL_PAYLOADS } from "./helpers/xss-corpus.ts";
 import { checkEditDialog, dialogCases } from "./helpers/xss-dialogs.ts";
 import {
@@ -84,6 +84,25 @@ const chapterPath = (chapter: ChapterRecord) => `/projects/${chapter.slug}`;
 const sectionChapters = () => [...new Set(Object.values(chapters.byType))];
 
 describe("stored XSS", () => {
+  it("the checks catch the payloads when they are not escaped", async () => {
+    // A page of its own with the payloads pasted in as HTML (no CSP): the trap and the
+    // scan must see them, or their silence on the site's pages would mean nothing.
+    const { page, close } = await newPage();
+    try {
+      const trapped = await installTrap(page);
+      const raw = PAYLOADS.map((payload) => `<div>${payload.text}</div>`).join("\n");
+      await page.route("https://raw.example/", (route) => route.fulfill({ contentType: "text/html", body: raw }));
+      await page.goto("https://raw.example/", { waitUntil: "load" });
+      await expect.poll(async () => (await trapped.fired()).length).toBeGreaterThan(5);
+      const traces = (await scanPage(page)).join("\n");
+      for (const trace of ["event handler", "srcdoc", "script holding the trap", "href of scheme javascript:"]) {
+        expect(traces).toContain(trace);
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it("seeds every payload, each chapter title, home and about field holding them all", () => {
     expect(PAYLOADS.length).toBeGreaterThanOrEqual(100);
     expect(URL_PAYLOADS.length).toBeGreaterThanOrEqual(20);
