@@ -167,7 +167,14 @@ describe("stored XSS", () => {
       }));
       // Each list shows its items' payloads as text; the other pages hold them in forms.
       const stops: Stop[] = [
-        ...["/admin/home", "/admin/about", "/admin/settings", "/admin/media", "/admin"].map((address) => ({ address })),
+        ...[
+          "/admin/home",
+          "/admin/about",
+          "/admin/settings",
+          "/admin/media",
+          "/admin",
+          "/admin/newsletter?tab=emails",
+        ].map((address) => ({ address })),
         { address: "/admin/tips", shows: PAYLOADS },
         { address: "/admin/resources", shows: PAYLOADS },
         ...tabs,
