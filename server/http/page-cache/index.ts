@@ -236,7 +236,20 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return undefined;
   };
 
-  const respond: PageCache["respond"] = (req, res, extraHeaders) => {
+  /**
+   * A request waits for at most this many renders of its page. A render a content write
+   * overtook is not kept; the next may be under way at the new version, but under a
+   * write every second a request could otherwise wait for ever: past the last wait it
+   * renders the page itself.
+   */
+  const MAX_WAITS = 2;
+
+  const lookUp = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    extraHeaders: FlatHeaders | undefined,
+    waitsLeft: number,
+  ): ServedPage | undefined | Promise<ServedPage | undefined> => {
     const key = keyOf(req);
     if (key === null) return undefined;
     const page = pages.get(key);
@@ -244,12 +257,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     // HEAD renders no body (entry.server.tsx): nothing to keep.
     if (req.method !== "GET") return undefined;
     const underWay = rendering.get(key);
-    if (!underWay) return renderFor(req, res, key);
-    return underWay.then(() => {
-      const rendered = pages.get(key);
-      return rendered ? answerFrom(rendered, req, res, extraHeaders) : renderFor(req, res, key);
-    });
+    if (!underWay || waitsLeft === 0) return renderFor(req, res, key);
+    return underWay.then(() => lookUp(req, res, extraHeaders, waitsLeft - 1));
   };
+
+  const respond: PageCache["respond"] = (req, res, extraHeaders) => lookUp(req, res, extraHeaders, MAX_WAITS);
 
   /** Stores a rendered page (unless a concurrent render of it was stored first) and answers from the entry. */
   const storeAndAnswer = async (
