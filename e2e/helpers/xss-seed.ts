@@ -17,8 +17,8 @@ import { cycle, fitting, httpVariant, PAYLOADS, packed, pathVariant, URL_PAYLOAD
  * Writes the XSS corpus (xss-corpus.ts) into every text field an editor can write,
  * through the content services, as the admin's actions do: one tip, resource,
  * certification, skill and timeline event per payload, one section of each type per
- * payload, chapter titles, home and about texts packed with every payload, and the
- * URL fields given each payload's http(s) variant.
+ * payload, chapter titles, home and about texts packed with every payload, the link
+ * fields given each payload's http(s) variant and image sections its same-site path.
  */
 
 /** A store writing as the system; the server starts afterwards, so no reader needs telling. */
