@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { notificationProgress, scheduleNotification } from "../server/newsletter/notifications.ts";
 import { signIn } from "../tests/helpers/accounts.ts";
+import { deliveryCheck, startCountingPeer } from "../tests/helpers/smtp-counter.ts";
 import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 import {
   BROWSER_HEADERS,
@@ -21,7 +22,6 @@ import {
   startEditor,
   subscriberEmail,
 } from "./load-site.ts";
-import { deliveryCheck, startCountingPeer } from "./smtp-counter.ts";
 import { EDITOR } from "./web-data.ts";
 
 /**

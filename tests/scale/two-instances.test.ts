@@ -3,12 +3,12 @@ import type { StoredImage } from "../../app/components/media/media-api.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { type S3TestServer, startS3Server } from "../helpers/s3-server.ts";
 import type { RunningServer } from "../helpers/server.ts";
+import { type CountingPeer, deliveriesPerRecipient, startCountingPeer } from "../helpers/smtp-counter.ts";
 import { request } from "../http/client.ts";
 import { BOUNDARY, multipartBody } from "../http/media-client.ts";
 import { jpegWithExif } from "../media/images.ts";
 import { type Cluster, HAS_POSTGRES, header, postForm, signInThrough, startCluster, timeUntil } from "./cluster.ts";
 import { SITE_WRITES } from "./site-writes.ts";
-import { deliveriesPerRecipient, type RecipientCollector, startRecipientCollector } from "./smtp-recipients.ts";
 
 /**
  * Two real server processes (the built server, each with its own port, DATA_DIR and
@@ -31,7 +31,7 @@ const VISIBLE_WITHIN_MS = 1_000;
 
 describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL, S3)", () => {
   let s3: S3TestServer;
-  let smtp: RecipientCollector;
+  let smtp: CountingPeer;
   let cluster: Cluster;
   let database: DatabaseHandle;
   let a: RunningServer;
@@ -41,7 +41,7 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
 
   beforeAll(async () => {
     s3 = await startS3Server();
-    smtp = await startRecipientCollector();
+    smtp = await startCountingPeer();
     cluster = await startCluster({
       instances: 2,
       publicUrl: PUBLIC_URL,
@@ -85,7 +85,7 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
   afterAll(async () => {
     await database?.close();
     await cluster?.stop();
-    await smtp?.close();
+    await smtp?.stop();
     await s3?.close();
   });
 
@@ -210,7 +210,7 @@ describe.skipIf(!HAS_POSTGRES)("two instances behind a load balancer (PostgreSQL
 
     // Only the notification's messages (the subscription test above sent confirmations).
     const notified = () =>
-      smtp.accepted.filter((message) => message.to.every((to) => to.startsWith("cluster-reader-")));
+      smtp.messages.filter((message) => message.to.every((to) => to.startsWith("cluster-reader-")));
     await timeUntil(async () => notified().length >= SUBSCRIBERS, {
       since: performance.now(),
       everyMs: 100,

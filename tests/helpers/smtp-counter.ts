@@ -2,17 +2,26 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
 /**
- * A real SMTP peer for bench:load that counts the messages it accepted per recipient,
- * without parsing them (mailparser on 10,000 messages would cost the bench process
- * the CPU the load generator and the server need). It can be stopped and started
- * again on the same port, as a mail relay that goes away and comes back would be: the
- * server's SMTP_URL stays the same.
+ * A real SMTP peer that counts the messages it accepted per recipient and keeps each
+ * one's envelope (sender and recipients), without parsing them: mailparser on 10,000
+ * messages would cost a benchmark the CPU the load generator and the server need. The
+ * sender tells instances apart when they send as different MAIL_FROM addresses. It can
+ * be stopped and started again on the same port, as a mail relay that goes away and
+ * comes back would be: the server's SMTP_URL stays the same. Used by bench:load and the
+ * scale tests.
  */
+
+export interface AcceptedMessage {
+  from: string;
+  to: string[];
+}
 
 export interface CountingPeer {
   url: string;
   /** Messages accepted per envelope recipient, across restarts. */
   received: Map<string, number>;
+  /** The envelope of every message accepted, in order. */
+  messages: AcceptedMessage[];
   /** Messages accepted in all. */
   total(): number;
   /** Stops listening and cuts the open sessions (after smtp-server's closeTimeout). */
@@ -23,6 +32,7 @@ export interface CountingPeer {
 
 export async function startCountingPeer(): Promise<CountingPeer> {
   const received = new Map<string, number>();
+  const messages: AcceptedMessage[] = [];
   let accepted = 0;
   let server: SMTPServer | undefined;
   let port = 0;
@@ -40,6 +50,10 @@ export async function startCountingPeer(): Promise<CountingPeer> {
           // Counted when the peer says 250: a client that never sees the reply (the
           // session was cut) sends the message again, and that is a duplicate here.
           for (const rcpt of session.envelope.rcptTo) received.set(rcpt.address, (received.get(rcpt.address) ?? 0) + 1);
+          messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          });
           accepted += 1;
           callback();
         });
@@ -59,6 +73,7 @@ export async function startCountingPeer(): Promise<CountingPeer> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    messages,
     total: () => accepted,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -81,4 +96,11 @@ export function deliveryCheck(received: ReadonlyMap<string, number>, recipients:
     else duplicates += count - 1;
   }
   return { missing, duplicates };
+}
+
+/** How many messages each envelope recipient got, among `messages`. */
+export function deliveriesPerRecipient(messages: readonly AcceptedMessage[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of messages) for (const to of message.to) counts.set(to, (counts.get(to) ?? 0) + 1);
+  return counts;
 }
