@@ -1,13 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pino from "pino";
-import { loadConfig } from "../server/config.ts";
-import { prepareDatabase } from "../server/db/setup.ts";
+import { readFileSync } from "node:fs";
+import type { prepareDatabase } from "../server/db/setup.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
 import { serverEnvironment } from "../tests/helpers/server.ts";
-import { insertDataSet, insertEditor } from "./web-data.ts";
+import { createBenchSite } from "./web-data.ts";
 
 /**
  * What bench:load's scenarios run beside the visitors: a fresh site (bench:web's data
@@ -25,13 +21,7 @@ export function subscriberEmail(index: number): string {
 
 /** A fresh data folder with the data set, the editor and `subscribers` confirmed subscribers; the database stays open. */
 export async function prepareSite(subscribers: number) {
-  const workDir = mkdtempSync(path.join(tmpdir(), "bastion-bench-load-"));
-  const dataDir = path.join(workDir, "data");
-  mkdirSync(dataDir);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error" });
-  const database = await prepareDatabase(config.database, pino({ level: "silent" }));
-  const slugs = await insertDataSet(database.db);
-  await insertEditor(config, database);
+  const { workDir, dataDir, database, slugs } = await createBenchSite("bastion-bench-load-");
   const confirmedAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
   for (let start = 0; start < subscribers; start += 1_000) {
     const rows = [];

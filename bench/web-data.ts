@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Kysely } from "kysely";
 import pino from "pino";
 import { createUser } from "../server/auth/users.ts";
-import type { loadConfig } from "../server/config.ts";
+import { loadConfig } from "../server/config.ts";
 import type { Database } from "../server/db/schema.ts";
-import type { prepareDatabase } from "../server/db/setup.ts";
+import { prepareDatabase } from "../server/db/setup.ts";
 import { createAuthForDatabase } from "../server/services.ts";
 import { TEST_PASSWORD } from "../tests/helpers/accounts.ts";
 
@@ -205,4 +208,19 @@ export async function insertEditor(
   } finally {
     await close();
   }
+}
+
+/**
+ * A fresh work folder whose `data` folder holds a SQLite site with the data set and the
+ * editor; the database is left open for more rows. Returns the chapter slugs in order.
+ */
+export async function createBenchSite(prefix: string) {
+  const workDir = mkdtempSync(path.join(tmpdir(), prefix));
+  const dataDir = path.join(workDir, "data");
+  mkdirSync(dataDir);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error" });
+  const database = await prepareDatabase(config.database, pino({ level: "silent" }));
+  const slugs = await insertDataSet(database.db);
+  await insertEditor(config, database);
+  return { workDir, dataDir, database, slugs };
 }

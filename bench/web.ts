@@ -1,12 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
 import type { OutgoingHttpHeader } from "node:http";
 import { request as httpRequest } from "node:http";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import pino from "pino";
-import { loadConfig } from "../server/config.ts";
-import { prepareDatabase } from "../server/db/setup.ts";
 import { signIn } from "../tests/helpers/accounts.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
 import { type Baseline, NGINX_MISSING, type SavedPage, startMinimalNode, startNginx } from "./baselines.ts";
@@ -20,7 +17,7 @@ import {
   processCpuSeconds,
   residentMegabytes,
 } from "./load-generator.ts";
-import { CHAPTERS, EDITOR, insertDataSet, insertEditor, SECTIONS_PER_CHAPTER } from "./web-data.ts";
+import { CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } from "./web-data.ts";
 
 /**
  * `npm run bench:web`: the production server on a fresh SQLite database with a
@@ -153,17 +150,11 @@ function gzipKb(assets: Set<string>): { kb: number; missing: number } {
 
 buildIfMissing();
 
-const workDir = mkdtempSync(path.join(tmpdir(), "bastion-bench-web-"));
+const { workDir, dataDir, database, slugs } = await createBenchSite("bastion-bench-web-");
+await database.close();
 // nginx's worker process runs as an unprivileged user when the bench runs as root: it
 // must be able to read the saved pages (mkdtemp makes the folder private).
 chmodSync(workDir, 0o755);
-const dataDir = path.join(workDir, "data");
-mkdirSync(dataDir);
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error" });
-const database = await prepareDatabase(config.database, pino({ level: "silent" }));
-const slugs = await insertDataSet(database.db);
-await insertEditor(config, database);
-await database.close();
 
 const chapter = `/projects/${slugs[Math.floor(slugs.length / 2)]}`;
 const pages = ["/", chapter, "/blog", "/resources", "/about"];

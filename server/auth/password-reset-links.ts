@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { hitLimit } from "../newsletter/request-limits.ts";
+import { hitLimit } from "../request-limits.ts";
 
 /**
  * The emailed password-reset links. Better Auth keeps each as a `verification` row

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { countFailedSignIns, recordAudit } from "../audit/audit-log.ts";
 import type { Database } from "../db/schema.ts";
-import { currentHits, hitLimit } from "../newsletter/request-limits.ts";
+import { currentHits, hitLimit } from "../request-limits.ts";
 
 /**
  * Password guessing against one account, on top of Better Auth's per-address limit

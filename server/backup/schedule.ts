@@ -4,7 +4,7 @@ import { Cron } from "croner";
 import { sql } from "kysely";
 import type { DatabaseHandle } from "../db/connection.ts";
 import type { Logger } from "../logger.ts";
-import { hitLimit } from "../newsletter/request-limits.ts";
+import { hitLimit } from "../request-limits.ts";
 import { type BackupConfig, backupDirectory, backupFileName, createBackup } from "./backup.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { answerNoSoonerThan } from "../answer-floor.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
+import { hitLimit } from "../request-limits.ts";
 import type { AppServices } from "../services.ts";
 import { isFormBody } from "../validation.ts";
 import { recordBounce } from "./bounces.ts";
-import { hitLimit } from "./request-limits.ts";
 import {
   type ConsentSource,
   confirmSubscription,

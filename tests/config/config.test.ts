@@ -3,18 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { ConfigError, loadConfig, resolveAuthSecret } from "../../server/config.ts";
+import { configError } from "../helpers/config-error.ts";
 import { runScript } from "../helpers/run-script.ts";
-
-/** loadConfig's message for env, or a failure when it does not throw a ConfigError. */
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-}
 
 describe("loadConfig", () => {
   it("uses the documented defaults with an empty environment", () => {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/config.ts";
+import { loadConfig } from "../../server/config.ts";
+import { configError } from "../helpers/config-error.ts";
 
 /** METRICS_TOKEN and METRICS_PORT (server/metrics/endpoint.ts): parsed values and each refusal. */
-
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-}
 
 describe("metrics settings", () => {
   it("are off by default", () => {

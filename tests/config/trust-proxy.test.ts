@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/config.ts";
+import { loadConfig } from "../../server/config.ts";
 import { clientAddress, compileTrust, fromTrustedProxy, isSecure } from "../../server/http/client-address.ts";
+import { configError } from "../helpers/config-error.ts";
 
 /**
  * TRUST_PROXY's forms (server/http/client-address.ts) and what each makes of a request:
@@ -10,16 +11,6 @@ import { clientAddress, compileTrust, fromTrustedProxy, isSecure } from "../../s
 
 const FORMS =
   "TRUST_PROXY must be false, a number of proxy hops from 1 to 10, or a comma-separated list of proxy addresses, CIDR ranges and the names loopback, linklocal, uniquelocal";
-
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-}
 
 /** A request as the server sees it: the socket's peer and the headers it sent. */
 function request(peer: string, headers: Record<string, string> = {}): IncomingMessage {

@@ -7,7 +7,6 @@ import {
   type NewsletterServices,
 } from "../../server/newsletter/api.ts";
 import { recordHardBounce } from "../../server/newsletter/bounces.ts";
-import { hitLimit } from "../../server/newsletter/request-limits.ts";
 import { seedNewsletterSettings } from "../../server/newsletter/settings.ts";
 import { confirmSubscription, subscribe } from "../../server/newsletter/subscribers.ts";
 import { addSuppression, isSuppressed } from "../../server/newsletter/suppression.ts";
@@ -19,6 +18,7 @@ import {
   unsubscribeUrl,
   verifyUnsubscribeToken,
 } from "../../server/newsletter/tokens.ts";
+import { hitLimit } from "../../server/request-limits.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type MigratedDatabase, mailConfig, memoryLogger, migratedDatabase } from "../mail/helpers.ts";
 

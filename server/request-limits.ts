@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Database } from "./db/schema.ts";
 
 /**
  * A fixed-window rate limiter stored in `request_limits`, so that it holds across
