@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import compression from "compression";
 import express from "express";
@@ -60,6 +61,9 @@ describe("page cache rules (in-process)", () => {
   let base: string;
   let version = 1;
   let renders = 0;
+  /** /gated renders once this is settled. */
+  let gate: Promise<void> = Promise.resolve();
+  let gatedRequests = 0;
 
   beforeAll(async () => {
     const cache = createPageCache({ version: () => version, maxEntries: 3 });
@@ -75,6 +79,13 @@ describe("page cache rules (in-process)", () => {
       res.set("Cache-Control", "private, no-store").type("html").send("<p>private</p>");
     });
     app.use(cache.capture);
+    app.get("/gated", async (_req, res, next) => {
+      gatedRequests++;
+      await gate;
+      // A render whose visitor left answers nothing (React Router aborts it).
+      if (res.closed) return;
+      next();
+    });
     app.get("/large", (_req, res) => {
       res.type("html");
       // Past the 2 MiB a cached body may hold, in pieces.
@@ -148,6 +159,33 @@ describe("page cache rules (in-process)", () => {
     // A page that is not kept (here a 404) is rendered for each visitor, one after another.
     const missing = await Promise.all(Array.from({ length: 3 }, () => request(`${base}/missing`)));
     expect(missing.map((answer) => answer.status)).toEqual([404, 404, 404]);
+  });
+
+  it("never makes visitors wait for a render done for someone who left", async () => {
+    let open = () => {};
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = request(`${base}/gated`);
+    await expect.poll(() => gatedRequests).toBe(1);
+    // A second visitor waits for that render, then leaves.
+    const leaving = connect((server.address() as AddressInfo).port, "127.0.0.1");
+    leaving.write("GET /gated HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await delay(100);
+    leaving.destroy();
+    await delay(100);
+    // The content changes during the render, which is therefore not kept: the one who
+    // left now has to render the new version, for nobody.
+    version++;
+    open();
+    expect((await first).status).toBe(200);
+    await expect.poll(() => gatedRequests).toBe(2);
+    const later = await Promise.race([
+      request(`${base}/gated`),
+      delay(3_000).then(() => Promise.reject(new Error("GET /gated is still waiting after 3 s"))),
+    ]);
+    expect(later.status).toBe(200);
+    expect(header(later, "x-page-cache")).toBe("miss");
   });
 
   it("gives the first, rendered, response its ETag, which a 304 then answers", async () => {

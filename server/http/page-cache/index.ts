@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { finished } from "node:stream";
 import { promisify } from "node:util";
 import { brotliCompress, gzip, constants as zlibConstants } from "node:zlib";
 import type { RequestHandler } from "express";
@@ -219,19 +220,23 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return { status, contentType: page.contentType };
   };
 
-  /** The request renders the page: capture keeps it, and later misses of the key wait for it. */
+  /**
+   * The request renders the page: capture keeps it, and later misses of the key wait for
+   * it. A visitor who left while waiting (its response already closed) renders for
+   * nobody, and its render may never be kept: later misses must not wait for it, or
+   * they would wait until the next content write.
+   */
   const renderFor = (req: IncomingMessage, res: ServerResponse, key: string): undefined => {
     pending.set(req, key);
-    if (!rendering.has(key)) {
-      rendering.set(
-        key,
-        new Promise<void>((settle) => {
-          res.once("close", () => {
-            rendering.delete(key);
-            settle();
-          });
-        }),
-      );
+    if (!rendering.has(key) && !res.closed) {
+      const render = new Promise<void>((settle) => {
+        // finished() also calls back for a response that closes before it is asked.
+        finished(res, () => {
+          if (rendering.get(key) === render) rendering.delete(key);
+          settle();
+        });
+      });
+      rendering.set(key, render);
     }
     return undefined;
   };
