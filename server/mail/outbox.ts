@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely";
 import { type Database, type EmailOutboxTable, toJson } from "../db/schema.ts";
 import { newId } from "../ids.ts";
-import { type NewEmail, parseNewEmail } from "./email-input.ts";
+import { type NewEmail, parseNewEmail, type ValidEmail } from "./email-input.ts";
 
 /**
  * The durable outbox: the only module that writes `email_outbox`. Services enqueue in
@@ -24,18 +24,7 @@ export async function enqueueEmail(db: Kysely<Database>, email: NewEmail): Promi
   const input = parseNewEmail(email);
   const inserted = await db
     .insertInto("email_outbox")
-    .values({
-      id: newId("email"),
-      idempotency_key: input.idempotencyKey,
-      kind: input.kind,
-      batch_id: input.batchId ?? null,
-      to_address: input.to,
-      subject: input.subject,
-      html_body: input.html,
-      text_body: input.text,
-      headers: toJson(input.headers),
-      next_attempt_at: nowIso(),
-    })
+    .values(outboxRow(input, nowIso()))
     .onConflict((conflict) => conflict.column("idempotency_key").doNothing())
     .returning("id")
     .executeTakeFirst();
@@ -46,6 +35,37 @@ export async function enqueueEmail(db: Kysely<Database>, email: NewEmail): Promi
     .where("idempotency_key", "=", input.idempotencyKey)
     .executeTakeFirstOrThrow();
   return { id: existing.id, created: false };
+}
+
+/**
+ * Writes many emails in one statement (a newsletter's fan-out), skipping those whose
+ * idempotency key is already there. Returns how many were written.
+ */
+export async function enqueueEmails(db: Kysely<Database>, emails: readonly NewEmail[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const now = nowIso();
+  const inserted = await db
+    .insertInto("email_outbox")
+    .values(emails.map((email) => outboxRow(parseNewEmail(email), now)))
+    .onConflict((conflict) => conflict.column("idempotency_key").doNothing())
+    .returning("id")
+    .execute();
+  return inserted.length;
+}
+
+function outboxRow(input: ValidEmail, now: string) {
+  return {
+    id: newId("email"),
+    idempotency_key: input.idempotencyKey,
+    kind: input.kind,
+    batch_id: input.batchId ?? null,
+    to_address: input.to,
+    subject: input.subject,
+    html_body: input.html,
+    text_body: input.text,
+    headers: toJson(input.headers),
+    next_attempt_at: now,
+  };
 }
 
 // ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, NOTIFICATION_ITEM_TYPES, NotificationsTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
-import { countEmailsByStatus, enqueueEmail } from "../mail/outbox.ts";
+import { countEmailsByStatus, enqueueEmails, type NewEmail } from "../mail/outbox.ts";
 import { SITE_NAME } from "../site.ts";
 import { renderNotificationEmail } from "./notification-email.ts";
 import { NEWSLETTER_SETTING_DEFAULTS } from "./settings.ts";
@@ -11,11 +11,13 @@ import { oneClickUnsubscribeUrl, unsubscribeUrl } from "./tokens.ts";
 /**
  * The notifications table: one row per published item (UNIQUE(item_type, item_id)),
  * so re-publishing or editing never emails again. A notification waits a grace period
- * (unpublishing or deleting within it cancels it), then the scheduler fans it out:
- * in one transaction it claims the notification (pending → sent, a compare-and-set)
- * and writes one outbox row per eligible subscriber, keyed `notify:{id}:{subscriber}`.
- * Several instances may run the scheduler: the claim lets one of them win, and a run
- * that died before committing left nothing behind, so the next one starts over.
+ * (unpublishing or deleting within it cancels it), then the scheduler fans it out: it
+ * writes one outbox row per eligible subscriber, keyed `notify:{id}:{subscriber}`, a
+ * chunk of subscribers per statement, and then claims the notification (pending →
+ * sent, a compare-and-set). Several instances may run the scheduler: their rows meet on
+ * the idempotency keys, so each subscriber has one email, and the claim lets one of
+ * them count the notification. A run that died half-way left the notification pending
+ * and its rows in place: the next run writes only the rest.
  */
 
 export const NOTIFICATION_GRACE_MS = 2 * 60_000;
@@ -84,8 +86,8 @@ export async function scheduleNotification(
 
 /**
  * Cancels the item's notification while it is still in its grace period. Returns
- * false when there is none to cancel (never scheduled, already sent or cancelled,
- * or being sent right now: the fan-out's claim and this update exclude each other).
+ * false when there is none to cancel (never scheduled, already sent or cancelled, or
+ * past its grace period: only then may the fan-out start, so the two never overlap).
  */
 export async function cancelNotification(
   db: Kysely<Database>,
@@ -162,6 +164,8 @@ export interface FanOutOptions {
   now?: Date;
   /** Notifications handled per run. Default 10. */
   limit?: number;
+  /** Subscribers written per statement. Default 200. */
+  chunkSize?: number;
 }
 
 export interface FanOutResult {
@@ -185,68 +189,102 @@ export async function sendDueNotifications(db: Kysely<Database>, options: FanOut
     .execute();
   const result: FanOutResult = { notifications: 0, emails: 0 };
   for (const { id } of due) {
-    const emails = await fanOut(db, id, now, options);
-    if (emails === undefined) continue;
-    result.notifications += 1;
+    const { claimed, emails } = await fanOut(db, id, now, options);
+    // Rows a run wrote count even when another run claimed the notification first.
     result.emails += emails;
+    if (claimed) result.notifications += 1;
   }
   return result;
 }
 
-/** One notification in one transaction; undefined when another run claimed it first (or it was cancelled). */
+/** Subscribers written per statement of a fan-out (FanOutOptions.chunkSize). */
+const FAN_OUT_CHUNK_SIZE = 200;
+
+/**
+ * One notification, in chunks of subscribers: the rows this run wrote, and whether it
+ * claimed the notification (another run may have been first). The event loop gets a
+ * turn between chunks: on SQLite (synchronous, one connection) a single transaction of
+ * 10,000 rendered emails held every other request — visitors included — for seconds.
+ */
 async function fanOut(db: Kysely<Database>, id: string, now: string, options: FanOutOptions) {
-  return db.transaction().execute(async (trx) => {
-    // The claim: of several instances, only one turns this pending row into sent. On
-    // PostgreSQL the others wait for its row lock and then see it is no longer pending.
-    const notification = await trx
-      .updateTable("notifications")
-      .set({ status: "sent", sent_at: now })
-      .where("id", "=", id)
-      .where("status", "=", "pending")
-      .where("scheduled_for", "<=", now)
-      .returningAll()
-      .executeTakeFirst();
-    if (!notification) return undefined;
+  const notification = await db
+    .selectFrom("notifications")
+    .selectAll()
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .where("scheduled_for", "<=", now)
+    .executeTakeFirst();
+  if (!notification) return { claimed: false, emails: 0 };
+  const chunkSize = Math.max(1, options.chunkSize ?? FAN_OUT_CHUNK_SIZE);
+  let created = 0;
+  let after = "";
+  for (;;) {
+    // Two statements per chunk and no transaction around them: the emails are rendered
+    // while the connection is free for other requests, and one INSERT is atomic alone.
+    const chunk = await eligibleSubscribers(db, notification, after, chunkSize);
+    created += await enqueueEmails(
+      db,
+      chunk.map((subscriber) => notificationEmail(notification, subscriber, options)),
+    );
+    const last = chunk.at(-1);
+    if (!last || chunk.length < chunkSize) break;
+    after = last.id;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // The claim: of several instances running this at once, only one turns the pending
+  // row into sent (the others' rows were skipped by their idempotency keys).
+  const claimed = await db
+    .updateTable("notifications")
+    .set({ status: "sent", sent_at: now })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return { claimed: Number(claimed.numUpdatedRows) > 0, emails: created };
+}
 
-    // Active, confirmed before the notification existed, and not suppressed (both
-    // tables hold normalized, lower-case addresses: a CHECK constraint, suppression.ts).
-    const subscribers = await trx
-      .selectFrom("newsletter_subscribers as s")
-      .select(["s.id", "s.email"])
-      .where("s.status", "=", "active")
-      .where("s.confirmed_at", "is not", null)
-      .where("s.confirmed_at", "<=", notification.created_at)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("newsletter_suppressions as x").select("x.id").whereRef("x.email", "=", "s.email"))),
-      )
-      .orderBy("s.id")
-      .execute();
+/**
+ * The next `limit` subscribers after `after` (by id) who get the notification: active,
+ * confirmed before it existed, and not suppressed (both tables hold normalized,
+ * lower-case addresses: a CHECK constraint, suppression.ts).
+ */
+function eligibleSubscribers(db: Kysely<Database>, notification: NotificationRow, after: string, limit: number) {
+  return db
+    .selectFrom("newsletter_subscribers as s")
+    .select(["s.id", "s.email"])
+    .where("s.status", "=", "active")
+    .where("s.confirmed_at", "is not", null)
+    .where("s.confirmed_at", "<=", notification.created_at)
+    .where("s.id", ">", after)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("newsletter_suppressions as x").select("x.id").whereRef("x.email", "=", "s.email"))),
+    )
+    .orderBy("s.id")
+    .limit(limit)
+    .execute();
+}
 
-    const siteName = options.siteName ?? SITE_NAME;
-    let created = 0;
-    for (const subscriber of subscribers) {
-      const email = renderNotificationEmail({
-        siteName,
-        publicOrigin: options.config.publicOrigin,
-        postType: NOTIFICATION_POST_TYPES[notification.item_type],
-        title: notification.title,
-        summary: notification.summary,
-        url: notification.url,
-        imageUrl: notification.image_url,
-        unsubscribeUrl: unsubscribeUrl(options.config, options.secret, subscriber.id),
-        oneClickUnsubscribeUrl: oneClickUnsubscribeUrl(options.config, options.secret, subscriber.id),
-      });
-      const result = await enqueueEmail(trx, {
-        idempotencyKey: `notify:${notification.id}:${subscriber.id}`,
-        kind: "notification",
-        batchId: notification.id,
-        to: subscriber.email,
-        ...email,
-      });
-      if (result.created) created += 1;
-    }
-    return created;
-  });
+function notificationEmail(
+  notification: NotificationRow,
+  subscriber: { id: string; email: string },
+  options: FanOutOptions,
+): NewEmail {
+  return {
+    idempotencyKey: `notify:${notification.id}:${subscriber.id}`,
+    kind: "notification",
+    batchId: notification.id,
+    to: subscriber.email,
+    ...renderNotificationEmail({
+      siteName: options.siteName ?? SITE_NAME,
+      publicOrigin: options.config.publicOrigin,
+      postType: NOTIFICATION_POST_TYPES[notification.item_type],
+      title: notification.title,
+      summary: notification.summary,
+      url: notification.url,
+      imageUrl: notification.image_url,
+      unsubscribeUrl: unsubscribeUrl(options.config, options.secret, subscriber.id),
+      oneClickUnsubscribeUrl: oneClickUnsubscribeUrl(options.config, options.secret, subscriber.id),
+    }),
+  };
 }
 
 export interface NotificationScheduler {
