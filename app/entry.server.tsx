@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { type RenderToPipeableStreamOptions, renderToPipeableStream } from "react-dom/server";
@@ -10,6 +9,7 @@ import {
   type ServerInstrumentation,
   ServerRouter,
 } from "react-router";
+import { coalescedStream } from "../server/http/coalesced-stream.ts";
 import type { AppServices } from "../server/services.ts";
 import { NonceProvider } from "./components/nonce";
 import { RequestThemeProvider } from "./components/theme/page-theme";
@@ -79,7 +79,8 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
+          // React's many small chunks, joined per turn (server/http/coalesced-stream.ts).
+          const body = coalescedStream({
             final(callback) {
               // Clearing the timer releases this closure as soon as the stream ends.
               clearTimeout(timeoutId);
