@@ -12,7 +12,10 @@ import {
   checkFeed,
   missingPayloads,
   NAME_PAYLOADS,
+  NAME_ROUNDS,
   PAYLOAD_USERS,
+  payloadsIn,
+  renamePayloadUsers,
   uploadPayloadImages,
 } from "./helpers/xss-pages.ts";
 import { publicResource, type SeededChapters, seedPayloads, systemStore, tryBadSchemes } from "./helpers/xss-seed.ts";
@@ -20,7 +23,7 @@ import { publicResource, type SeededChapters, seedPayloads, systemStore, tryBadS
 /**
  * Stored XSS: a corpus of payloads (e2e/helpers/xss-corpus.ts), each calling a trap if it
  * ever runs, saved through the content services into every text field an editor can
- * write, user names and media alt texts; every public page, the feed, every admin page
+ * write, user names and media alt texts; every public page, a draft's preview, the feed, every admin page
  * (and an edit dialog of each kind of item) and the newsletter email are then opened in
  * a real browser with JavaScript on. Nothing may call the trap, open a dialog, break the
  * Content-Security-Policy, or leave markup of a payload in the DOM; the payloads must
@@ -143,6 +146,29 @@ describe("stored XSS", () => {
     });
   });
 
+  it("a draft's preview shows the payloads as text and runs none of them", async () => {
+    await withPage({}, async ({ page, context }) => {
+      await addSessionCookies(context, session, base);
+      const trapped = await installTrap(page);
+      const database = await site.openDatabase();
+      const drafts = sectionChapters();
+      const ids = drafts.map((chapter) => chapter.id);
+      try {
+        // Drafts as an editor leaves them (the preview reads the database, not the published cache).
+        await database.db.updateTable("chapters").set({ published: false }).where("id", "in", ids).execute();
+        const stops = drafts.map((chapter) => ({
+          address: `${chapterPath(chapter)}?preview`,
+          shows: PAYLOADS,
+        }));
+        // A public page, not hydrated (decision 009), though only editors may open it.
+        expect(await sweep(page, trapped, stops, { admin: false })).toEqual([]);
+      } finally {
+        await database.db.updateTable("chapters").set({ published: true }).where("id", "in", ids).execute();
+        await database.close();
+      }
+    });
+  });
+
   it("the feed escapes every title and summary", async () => {
     await withPage({}, async ({ page }) => {
       const trapped = await installTrap(page);
@@ -182,6 +208,26 @@ describe("stored XSS", () => {
         { address: "/admin/users", shows: NAME_PAYLOADS },
       ];
       expect(await sweep(page, trapped, stops, { admin: true })).toEqual([]);
+    });
+  });
+
+  it("every payload in a user name stays text on the Users page", async () => {
+    expect(payloadsIn(NAME_ROUNDS.flat())).toHaveLength(PAYLOADS.length);
+    await withPage({}, async ({ page, context }) => {
+      await addSessionCookies(context, session, base);
+      const trapped = await installTrap(page);
+      const database = await site.openDatabase();
+      try {
+        // The first round is what the accounts were created with (the admin sweep's).
+        for (const names of NAME_ROUNDS.slice(1)) {
+          await renamePayloadUsers(database.db, names);
+          const stop = { address: "/admin/users", shows: payloadsIn(names) };
+          expect(await sweep(page, trapped, [stop], { admin: true })).toEqual([]);
+        }
+      } finally {
+        await renamePayloadUsers(database.db, NAME_ROUNDS[0] ?? []);
+        await database.close();
+      }
     });
   });
 

@@ -18,7 +18,7 @@ import {
 } from "../../server/media/rules.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { animatedGif, bombPng, jpegWithExif, png, SVG, TEXT } from "../media/images.ts";
+import { animatedGif, bombPng, jpegWithExif, png, polyglots, SVG, TEXT } from "../media/images.ts";
 import { header, request } from "./client.ts";
 import { answerBeforeBodyEnds, BOUNDARY, multipartBody, upload } from "./media-client.ts";
 
@@ -127,6 +127,23 @@ describe.each(TEST_DIALECTS)("media over HTTP on %s", (dialect) => {
     const answer = await upload(base, bytes, filename, { cookie: editor });
     expect(answer.status).toBe(400);
     expect(answer.json.error).toBe(INVALID_FILE_TYPE_MESSAGE);
+    expect(await mediaRows()).toBe(before);
+  });
+
+  it("refuses polyglots, an SVG named .png and truncated images, storing nothing", async () => {
+    const before = await mediaRows();
+    const image = await png(300, 200);
+    const jpeg = await sharp(image).jpeg().toBuffer();
+    const attacks: Array<[string, Buffer, string]> = [
+      ...Object.entries(await polyglots()).map(([name, bytes]): [string, Buffer, string] => [name, bytes, "image.gif"]),
+      ["an SVG named .png", SVG, "logo.png"],
+      ["a JPEG cut short", jpeg.subarray(0, Math.floor(jpeg.length * 0.9)), "photo.jpg"],
+      ["a PNG cut short", image.subarray(0, Math.floor(image.length * 0.6)), "photo.png"],
+    ];
+    for (const [name, bytes, filename] of attacks) {
+      const answer = await upload(base, bytes, filename, { cookie: editor });
+      expect([answer.status, answer.json.error], name).toEqual([400, INVALID_FILE_TYPE_MESSAGE]);
+    }
     expect(await mediaRows()).toBe(before);
   });
 

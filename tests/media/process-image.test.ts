@@ -147,6 +147,20 @@ describe("processing an image", () => {
     }
   });
 
+  it("refuses an image cut short, whatever part of it is missing", async () => {
+    const jpeg = await sharp(await png(300, 200))
+      .jpeg()
+      .toBuffer();
+    const image = await png(300, 200);
+    for (const [name, bytes] of [
+      ["a JPEG cut at half", jpeg.subarray(0, jpeg.length / 2)],
+      ["a JPEG without its last tenth", jpeg.subarray(0, Math.floor(jpeg.length * 0.9))],
+      ["a PNG cut short", image.subarray(0, Math.floor(image.length * 0.6))],
+    ] as const) {
+      expect(((await refusal(bytes)) as Error | undefined)?.message, name).toBe(INVALID_FILE_TYPE_MESSAGE);
+    }
+  });
+
   it("accepts a JPEG with further images after its end (a multi-picture file)", async () => {
     const first = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#123" } })
       .jpeg()
