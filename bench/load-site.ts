@@ -166,12 +166,12 @@ export async function backupLoop(dataDir: string, fromMs: number, untilMs: numbe
 }
 
 /**
- * GET /healthz (which asks the database) every `intervalMs` on a connection of its own,
+ * GET `url` (/healthz asks the database; a page is a cache hit) every `intervalMs` on a connection of its own,
  * each answer kept with its time: the longest tells how long the server's event loop or
  * its database was held, and the slow or failed ones can be placed in the run (before,
  * during, after the SMTP outage or the backups), which wrk's totals cannot.
  */
-export function probeHealth(base: string, intervalMs = 200) {
+export function probe(url: string, intervalMs = 200) {
   const samples: { at: number; ms: number; ok: boolean }[] = [];
   let running = true;
   const loop = (async () => {
@@ -179,7 +179,7 @@ export function probeHealth(base: string, intervalMs = 200) {
       const at = performance.now();
       let ok = false;
       try {
-        const response = await fetch(`${base}/healthz`);
+        const response = await fetch(url);
         await response.arrayBuffer();
         ok = response.status === 200;
       } catch {}
