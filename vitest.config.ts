@@ -36,6 +36,10 @@ export default defineConfig({
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Vitest's default of 1 s is shorter than a browser's re-render takes when a
+          // test file shares the two cores with another: a keyboard drag announced its
+          // move after more than a second in CI.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
