@@ -10,10 +10,8 @@ import {
   choose,
   chooseTheme,
   expectKeyboardDialog,
-  expectNoSideScroll,
   expectStaleDialogSaveRefused,
-  LOOKS,
-  type Theme,
+  looksOn,
   toast,
 } from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
@@ -114,10 +112,6 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
     },
   });
 
-  /** Axe, both themes and phone width, once: on the first database; the other checks the width only. */
-  const look = (page: Page, theme: Theme, state: string) =>
-    dialect === TEST_DIALECTS[0] ? checkState(page, theme, state) : expectNoSideScroll(page, state);
-
   /** An image stored through the API, as another editor's upload would be. */
   const stored = async (name: string, alt?: string) => {
     const answer = await upload(
@@ -150,7 +144,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
     });
   });
 
-  describe.each(LOOKS)("in the $theme theme", ({ theme, viewport }) => {
+  describe.each(looksOn(dialect))("in the $theme theme", ({ theme, viewport }) => {
     const name = `sunrise-${theme}.jpg`;
 
     it("uploads with progress, refuses bad files, copies the URL, edits the alt text and deletes", async () => {
@@ -159,7 +153,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         await chooseTheme(testPage, site.base, theme);
         await testPage.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
         expect((await visit(page, `${site.base}/admin/media`))?.status()).toBe(200);
-        await look(page, theme, "the library");
+        await checkState(page, theme, "the library");
 
         const uploads: string[] = [];
         page.on("request", (request) => {
@@ -193,7 +187,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         const url = `/media/project-images/${record.path}`;
         const preview = page.getByTestId("image-upload").getByTestId("upload-preview");
         expect(await preview.getAttribute("src")).toBe(url);
-        await look(page, theme, "after an upload");
+        await checkState(page, theme, "after an upload");
 
         // Not an image, though named and declared as one: the server refuses it, the preview goes back.
         await input.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some text") });
@@ -204,7 +198,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         expect(await preview.getAttribute("src")).toBe(url);
         expect(await textOf(page.getByTestId("upload-error"))).toBe(INVALID_FILE_TYPE_MESSAGE);
         expect(await input.getAttribute("aria-invalid")).toBe("true");
-        await look(page, theme, "a file the server refused");
+        await checkState(page, theme, "a file the server refused");
 
         // The browser refuses other types and anything over 5 MB before sending.
         const sent = uploads.length;
@@ -229,7 +223,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         await uploaded.getByRole("button", { name: `Edit alt text of ${name}` }).click();
         const dialog = page.getByRole("dialog", { name: "Edit alt text" });
         expect(await dialog.getByLabel("Alt text").inputValue()).toBe("");
-        await look(page, theme, "the alt text dialog");
+        await checkState(page, theme, "the alt text dialog");
         await dialog.getByLabel("Alt text").fill(`  Sunrise over the lab (${theme})  `);
         await dialog.getByRole("button", { name: "Save changes" }).click();
         await toast(page, "Alt text updated successfully!").waitFor();
@@ -241,7 +235,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         await uploaded.getByRole("button", { name: `Delete ${name}` }).click();
         const confirm = page.getByRole("alertdialog", { name: `Delete ${name}?` });
         expect(await textOf(confirm)).toContain("This action cannot be undone.");
-        await look(page, theme, "the delete confirmation");
+        await checkState(page, theme, "the delete confirmation");
         await confirm.getByRole("button", { name: "Delete", exact: true }).click();
         await toast(page, "Image deleted successfully").waitFor();
         await uploaded.waitFor({ state: "detached" });
@@ -265,7 +259,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         const confirm = page.getByRole("alertdialog");
         expect(await textOf(confirm)).toContain(`shown in 1 chapter section of “${JOURNAL.title}”`);
         expect(await textOf(confirm)).toContain("This action cannot be undone.");
-        await look(page, theme, "the confirmation of an image in use");
+        await checkState(page, theme, "the confirmation of an image in use");
         await confirm.getByRole("button", { name: "Delete anyway" }).click();
         await toast(page, "Image deleted successfully").waitFor();
         await usedCard.waitFor({ state: "detached" });
@@ -307,7 +301,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         const picker = page.getByRole("dialog", { name: "Choose from the media library" });
         const choice = picker.getByRole("radio", { name: `Rack of servers (${theme})` });
         await choice.waitFor();
-        await look(page, theme, "the library picker");
+        await checkState(page, theme, "the library picker");
         await choice.click();
         expect(await choice.getAttribute("aria-checked")).toBe("true");
         await picker.getByRole("button", { name: "Use image" }).click();
@@ -318,7 +312,7 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         const livePreview = add.getByTestId("section-preview").getByTestId("image-link").locator("img");
         await expect.poll(() => livePreview.getAttribute("src")).toBe(picked.url);
         expect(await livePreview.getAttribute("srcset")).toContain("480w");
-        await look(page, theme, "the image section editor");
+        await checkState(page, theme, "the image section editor");
         await add.getByRole("button", { name: "Add Section" }).click();
         await toast(page, "Section added successfully!").waitFor();
         await add.waitFor({ state: "hidden" });

@@ -6,10 +6,8 @@ import {
   choose,
   chooseTheme,
   expectKeyboardDialog,
-  expectNoSideScroll,
   expectStaleDialogSaveRefused,
-  LOOKS,
-  type Theme,
+  looksOn,
   toast,
 } from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
@@ -101,10 +99,6 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
     };
   };
 
-  /** Axe, both themes and phone width, once: on the first database; the other checks the width only. */
-  const look = (page: Page, theme: Theme, state: string) =>
-    dialect === TEST_DIALECTS[0] ? checkState(page, theme, state) : expectNoSideScroll(page, state);
-
   it("the dashboard's Create a chapter lands here, one click away from the New Chapter dialog", async () => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");
@@ -116,7 +110,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
     });
   });
 
-  describe.each(LOOKS)("in the $theme theme", ({ theme, viewport }) => {
+  describe.each(looksOn(dialect))("in the $theme theme", ({ theme, viewport }) => {
     const title = `Recon basics ${theme}`;
     const renamed = `Recon fundamentals ${theme}`;
     const paragraphs = ["Know your network before you scan it.", "Then scan only what you own."] as const;
@@ -129,7 +123,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         expect((await visit(page, `${site.base}/admin/projects`))?.status()).toBe(200);
         expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Projects & Courses");
         await page.getByText("Select a chapter to view and manage sections").waitFor();
-        await look(page, theme, "no chapter chosen");
+        await checkState(page, theme, "no chapter chosen");
 
         // A chapter: its title is required (spaces alone are not a title); published by default, numbered next.
         const highest = await site.database((db) =>
@@ -146,7 +140,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         await create.getByRole("button", { name: "Create Chapter" }).click();
         await create.getByText("Chapter title is required").waitFor();
         expect(await create.getByLabel("Title").getAttribute("aria-invalid")).toBe("true");
-        await look(page, theme, "the new chapter dialog with its message");
+        await checkState(page, theme, "the new chapter dialog with its message");
         await create.getByLabel("Title").fill(`  ${title}  `);
         await create.getByRole("button", { name: "Create Chapter" }).click();
         await toast(page, "Chapter created successfully!").waitFor();
@@ -164,7 +158,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         await page.reload();
         await waitForHydration(page);
         await page.getByText("No sections yet. Add your first section!").waitFor();
-        await look(page, theme, "a chapter without sections");
+        await checkState(page, theme, "a chapter without sections");
 
         // A text section: content required; the preview is the reader's paragraphs.
         await page.getByRole("button", { name: "Add Section" }).click();
@@ -177,7 +171,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         expect(await textOf(add)).toContain("A blank line starts a new paragraph.");
         const preview = add.getByTestId("section-preview");
         await expect.poll(() => preview.locator("p").allTextContents()).toEqual(paragraphs);
-        await look(page, theme, "the section editor with its preview");
+        await checkState(page, theme, "the section editor with its preview");
         await add.getByRole("button", { name: "Add Section" }).click();
         await toast(page, "Section added successfully!").waitFor();
         await add.waitFor({ state: "hidden" });
@@ -256,7 +250,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         const editChapter = page.getByRole("dialog", { name: "Edit Chapter" });
         expect(await editChapter.getByLabel("Number").inputValue()).toBe(number);
         await editChapter.getByLabel("Title").fill(renamed);
-        await look(page, theme, "the edit chapter dialog");
+        await checkState(page, theme, "the edit chapter dialog");
         await editChapter.getByRole("button", { name: "Save changes" }).click();
         await toast(page, "Chapter updated successfully!").waitFor();
         await editChapter.waitFor({ state: "hidden" });
@@ -269,7 +263,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         await page.getByRole("button", { name: "Delete Code section 2" }).click();
         const confirmSection = page.getByRole("alertdialog", { name: "Delete Code section 2?" });
         expect(await textOf(confirmSection)).toContain("This action cannot be undone.");
-        await look(page, theme, "the delete confirmation");
+        await checkState(page, theme, "the delete confirmation");
         await confirmSection.getByRole("button", { name: "Delete section" }).click();
         await toast(page, "Section deleted successfully!").waitFor();
         await expect.poll(() => excerpts(page)).toEqual(["Scope first. Scan second. Report third."]);
@@ -322,7 +316,7 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         expect(await previewPage.locator('nav[aria-label="Chapters"] a', { hasText: draft }).count()).toBeGreaterThan(
           0,
         );
-        await look(previewPage, theme, "the draft preview");
+        await checkState(previewPage, theme, "the draft preview");
         await previewPage.close();
 
         // Visitors: no such page, and no trace of it in the reader.

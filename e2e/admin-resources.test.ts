@@ -7,7 +7,7 @@ import {
   chooseTheme,
   expectKeyboardDialog,
   expectStaleDialogSaveRefused,
-  LOOKS,
+  looksOn,
   toast,
 } from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
@@ -85,7 +85,7 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
     });
   });
 
-  describe.each(LOOKS)("in the $theme theme", ({ theme, viewport }) => {
+  describe.each(looksOn(dialect))("in the $theme theme", ({ theme, viewport }) => {
     const name = `Threat feed (${theme})`;
     const edited = `Threat feed, renamed (${theme})`;
 

@@ -7,7 +7,7 @@ import {
   chooseTheme,
   expectKeyboardDialog,
   expectStaleDialogSaveRefused,
-  LOOKS,
+  looksOn,
   toast,
 } from "./helpers/admin-screens.ts";
 import { newPage, textOf, withPage } from "./helpers/browser.ts";
@@ -83,7 +83,7 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
     });
   });
 
-  describe.each(LOOKS)("in the $theme theme", ({ theme, viewport }) => {
+  describe.each(looksOn(dialect))("in the $theme theme", ({ theme, viewport }) => {
     const title = `Hardening SSH (${theme})`;
     const edited = `Hardening SSH, revised (${theme})`;
 

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
+import { TEST_DIALECTS, type TestDialect } from "../../tests/helpers/databases.ts";
 import { DESKTOP_VIEWPORT, expectNoAxeViolations, MOBILE_VIEWPORT, type TestPage, textOf } from "./browser.ts";
 
 /**
@@ -15,6 +16,18 @@ export const LOOKS = [
   { theme: "light", viewport: DESKTOP_VIEWPORT },
   { theme: "dark", viewport: MOBILE_VIEWPORT },
 ] as const satisfies ReadonlyArray<{ theme: Theme; viewport: { width: number; height: number } }>;
+
+/**
+ * The looks a screen's flows run in on one database. A look is presentation (theme,
+ * width, axe) and a database is storage, and neither depends on the other: with both
+ * databases, the light look runs on SQLite and the dark look on PostgreSQL, so every
+ * flow still runs on both databases and in both looks, at half the cost of every pair.
+ * With SQLite alone, both looks run on it.
+ */
+export function looksOn(dialect: TestDialect): ReadonlyArray<(typeof LOOKS)[number]> {
+  if (TEST_DIALECTS.length === 1) return LOOKS;
+  return dialect === "sqlite" ? [LOOKS[0]] : [LOOKS[1]];
+}
 
 /** Sets the theme cookie the server paints the page with (the admin header's theme menu sets the same one). */
 export async function chooseTheme(testPage: TestPage, base: string, theme: Theme): Promise<void> {
