@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import addressparser from "nodemailer/lib/addressparser";
 import type { Config } from "../config.ts";
 import { SITE_NAME } from "../site.ts";
@@ -26,15 +26,23 @@ export type MailSettings = Pick<Config, "publicOrigin"> & { mail: Pick<Config["m
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 
 export function createMailTransport(settings: MailSettings, siteName: string = SITE_NAME): MailTransport | undefined {
-  if (!settings.mail.smtpUrl) return undefined;
-  const transporter = nodemailer.createTransport({
-    url: settings.mail.smtpUrl,
-    pool: true,
-    ...TIMEOUTS,
-    // Rows never carry attachments: nothing may read local files or fetch URLs.
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  const smtpUrl = settings.mail.smtpUrl;
+  if (!smtpUrl) return undefined;
+  // nodemailer is loaded with the first email: a server that sends none never holds it.
+  let pool: Promise<Transporter> | undefined;
+  const connect = () => {
+    pool ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        pool: true,
+        ...TIMEOUTS,
+        // Rows never carry attachments: nothing may read local files or fetch URLs.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      }),
+    );
+    return pool;
+  };
   const from = fromAddress(settings.mail.from, siteName);
   const host = new URL(settings.publicOrigin).hostname;
 
@@ -43,6 +51,7 @@ export function createMailTransport(settings: MailSettings, siteName: string = S
       // The row id is unique, so is the Message-ID; a retry of the same row keeps it,
       // which lets receivers recognise a duplicate after an uncertain delivery.
       const messageId = `<${email.id}@${host}>`;
+      const transporter = await connect();
       const info = await transporter.sendMail({
         from,
         to: email.to_address,
@@ -54,7 +63,7 @@ export function createMailTransport(settings: MailSettings, siteName: string = S
       });
       return { messageId, response: String(info.response ?? "") };
     },
-    close: () => transporter.close(),
+    close: () => void pool?.then((transporter) => transporter.close()),
   };
 }
 

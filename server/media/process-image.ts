@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import { Invalid, TooLarge } from "../errors.ts";
 import { detectImageType, IMAGE_TYPES, type ImageType, invalidFileType } from "./image-type.ts";
 import { isPolyglot } from "./polyglot.ts";
@@ -16,10 +16,22 @@ import {
  * animation kept. Nothing of the uploaded bytes but the pixels reaches storage.
  */
 
-// Uploads are rare and large: libvips' operation cache would only hold memory, and
-// one thread per image leaves the other cores to the web server (see bench:media).
-sharp.cache(false);
-sharp.concurrency(1);
+/**
+ * sharp and libvips, loaded with the first image: a server that receives none never
+ * holds them (several MB of heap and native code, measured in decision 018). Uploads are
+ * rare and large: libvips' operation cache would only hold memory, and one thread per
+ * image leaves the other cores to the web server (see bench:media).
+ */
+type SharpConstructor = typeof import("sharp")["default"];
+let loadingSharp: Promise<SharpConstructor> | undefined;
+function loadSharp(): Promise<SharpConstructor> {
+  loadingSharp ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loadingSharp;
+}
 
 /** A runaway decode or encode is stopped rather than left holding a thread. */
 const ENCODE_TIMEOUT_SECONDS = 60;
@@ -43,7 +55,8 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
   if (bytes.length > MAX_IMAGE_BYTES) throw new TooLarge(FILE_TOO_LARGE_MESSAGE);
   const type = await detectImageType(bytes);
   if (isPolyglot(bytes, type.format)) throw invalidFileType();
-  const header = await readHeader(bytes, type);
+  const sharp = await loadSharp();
+  const header = await readHeader(sharp, bytes, type);
   const animated = (header.pages ?? 1) > 1;
   const { width, height } = header.autoOrient;
 
@@ -76,7 +89,7 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
  * The image's header only: dimensions, frames and orientation, without decoding
  * pixels. A decompression bomb (a small file declaring a huge canvas) stops here.
  */
-async function readHeader(bytes: Buffer, type: ImageType): Promise<Metadata> {
+async function readHeader(sharp: SharpConstructor, bytes: Buffer, type: ImageType): Promise<Metadata> {
   let header: Metadata;
   try {
     header = await sharp(bytes).metadata();

@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { isImageName } from "../names.ts";
 import { IMMUTABLE_CACHE_CONTROL } from "../rules.ts";
 import { FileExists, type MediaStorage, UnsafePath } from "./storage.ts";
@@ -36,20 +29,32 @@ export function s3PublicBase(
   return `https://${options.s3Bucket}.s3.${options.region}.amazonaws.com`;
 }
 
+/**
+ * The AWS SDK, loaded when the storage is first used: a site whose media stay on local
+ * disk never holds it (several MB of heap, measured in decision 018).
+ */
+const loadSdk = () => import("@aws-sdk/client-s3");
+
 /** Media files in an S3-compatible bucket, served by the store (or its CDN) directly. */
 export function createS3Storage(options: S3StorageOptions): MediaStorage {
   const { bucket, s3Bucket } = options;
-  const client = new S3Client({
-    endpoint: options.endpoint,
-    region: options.region,
-    // Other stores rarely serve virtual-hosted buckets; AWS serves both.
-    forcePathStyle: options.endpoint !== undefined,
-    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-    // Checksums only where S3 requires them: several S3-compatible stores refuse the
-    // CRC32 headers the SDK would otherwise add to every request.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  let client: S3Client | undefined;
+  /** The SDK's module and this storage's client, made on first use. */
+  const connect = async () => {
+    const sdk = await loadSdk();
+    client ??= new sdk.S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      // Other stores rarely serve virtual-hosted buckets; AWS serves both.
+      forcePathStyle: options.endpoint !== undefined,
+      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+      // Checksums only where S3 requires them: several S3-compatible stores refuse the
+      // CRC32 headers the SDK would otherwise add to every request.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    });
+    return { sdk, client };
+  };
   const publicBase = s3PublicBase(options);
   const urlPrefix = `${publicBase}/${bucket}/`;
 
@@ -64,9 +69,10 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     imageOrigin: new URL(publicBase).origin,
 
     async put(name, body, contentType) {
+      const { sdk, client } = await connect();
       try {
         await client.send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: s3Bucket,
             Key: keyOf(name),
             Body: body,
@@ -78,14 +84,16 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
           }),
         );
       } catch (error) {
-        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) throw new FileExists(name);
+        if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 412)
+          throw new FileExists(name);
         throw error;
       }
     },
 
     async get(name) {
+      const { sdk, client } = await connect();
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket: s3Bucket, Key: keyOf(name) }));
+        const result = await client.send(new sdk.GetObjectCommand({ Bucket: s3Bucket, Key: keyOf(name) }));
         const body = Buffer.from((await result.Body?.transformToByteArray()) ?? []);
         return {
           body,
@@ -93,17 +101,22 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
           cacheControl: result.CacheControl,
         };
       } catch (error) {
-        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+        if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
         throw error;
       }
     },
 
     async list() {
+      const { sdk, client } = await connect();
       const files = [];
       let continuationToken: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: s3Bucket, Prefix: `${bucket}/`, ContinuationToken: continuationToken }),
+          new sdk.ListObjectsV2Command({
+            Bucket: s3Bucket,
+            Prefix: `${bucket}/`,
+            ContinuationToken: continuationToken,
+          }),
         );
         for (const object of page.Contents ?? []) {
           const name = object.Key?.slice(bucket.length + 1) ?? "";
@@ -122,8 +135,9 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     async delete(names) {
       // One request per key: DeleteObjects needs a checksum header some stores refuse.
       // Deleting a key that does not exist succeeds in S3.
+      const { sdk, client } = await connect();
       await Promise.all(
-        names.map((name) => client.send(new DeleteObjectCommand({ Bucket: s3Bucket, Key: keyOf(name) }))),
+        names.map((name) => client.send(new sdk.DeleteObjectCommand({ Bucket: s3Bucket, Key: keyOf(name) }))),
       );
     },
 
@@ -138,6 +152,6 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       return isImageName(name) ? name : null;
     },
 
-    close: () => client.destroy(),
+    close: () => client?.destroy(),
   };
 }
