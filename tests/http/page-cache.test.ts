@@ -61,9 +61,20 @@ describe("page cache rules (in-process)", () => {
   let base: string;
   let version = 1;
   let renders = 0;
-  /** /gated renders once this is settled. */
+  /** /gated/* renders once this is settled. */
   let gate: Promise<void> = Promise.resolve();
   let gatedRequests = 0;
+  /** /gated/withdrawn is not found from this content version on. */
+  let withdrawnFrom = Number.POSITIVE_INFINITY;
+
+  /** Holds /gated/* renders back until the returned function is called. */
+  function closeGate(): () => void {
+    let open = () => {};
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return open;
+  }
 
   beforeAll(async () => {
     const cache = createPageCache({ version: () => version, maxEntries: 3 });
@@ -79,7 +90,7 @@ describe("page cache rules (in-process)", () => {
       res.set("Cache-Control", "private, no-store").type("html").send("<p>private</p>");
     });
     app.use(cache.capture);
-    app.get("/gated", async (_req, res, next) => {
+    app.get(["/gated", "/gated/next", "/gated/withdrawn"], async (_req, res, next) => {
       gatedRequests++;
       await gate;
       // A render whose visitor left answers nothing (React Router aborts it).
@@ -95,7 +106,8 @@ describe("page cache rules (in-process)", () => {
     app.use((req, res) => {
       renders++;
       const nonce = res.locals.cspNonce as string;
-      const status = req.path === "/missing" ? 404 : 200;
+      const gone = req.path === "/missing" || (req.path === "/gated/withdrawn" && version >= withdrawnFrom);
+      const status = gone ? 404 : 200;
       res.status(status).type("html");
       // Streamed in pieces, as React Router does; long enough to be compressed.
       res.write(`<!doctype html><html><head><script nonce="${nonce}">window.x=1</script></head><body>`);
@@ -162,10 +174,7 @@ describe("page cache rules (in-process)", () => {
   });
 
   it("never makes visitors wait for a render done for someone who left", async () => {
-    let open = () => {};
-    gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
+    const open = closeGate();
     const first = request(`${base}/gated`);
     await expect.poll(() => gatedRequests).toBe(1);
     // A second visitor waits for that render, then leaves.
@@ -186,6 +195,62 @@ describe("page cache rules (in-process)", () => {
     ]);
     expect(later.status).toBe(200);
     expect(header(later, "x-page-cache")).toBe("miss");
+  });
+
+  it("serves the previous version while the current one renders, but not once the current one is gone", async () => {
+    version++;
+    const previous = await request(`${base}/gated/next`);
+    expect(header(previous, "x-page-cache")).toBe("miss");
+    version++;
+    let open = closeGate();
+    const rendersBefore = gatedRequests;
+    const current = request(`${base}/gated/next`);
+    await expect.poll(() => gatedRequests).toBe(rendersBefore + 1);
+    const meanwhile = await request(`${base}/gated/next`);
+    expect(header(meanwhile, "x-page-cache")).toBe("stale");
+    expect(meanwhile.text()).toBe(previous.text());
+    expect(header(meanwhile, "etag")).toBe(header(previous, "etag"));
+    expect(gatedRequests).toBe(rendersBefore + 1);
+    open();
+    expect(header(await current, "x-page-cache")).toBe("miss");
+    expect((await current).text()).toContain(`v${version}`);
+    expect(header(await request(`${base}/gated/next`), "x-page-cache")).toBe("hit");
+
+    // After another write, a render of the version before it is not worth waiting for:
+    // the first visitor after the write renders the page.
+    version++;
+    open = closeGate();
+    const overtaken = request(`${base}/gated/next`);
+    await expect.poll(() => gatedRequests).toBe(rendersBefore + 2);
+    version++;
+    const afterWrite = request(`${base}/gated/next`);
+    await expect.poll(() => gatedRequests).toBe(rendersBefore + 3);
+    open();
+    expect(header(await afterWrite, "x-page-cache")).toBe("miss");
+    expect(header(await overtaken, "x-page-cache")).toBe("miss");
+
+    // A page the new version no longer has: its previous version is served only until
+    // the first render of the new version says so.
+    expect((await request(`${base}/gated/withdrawn`)).status).toBe(200);
+    version++;
+    withdrawnFrom = version;
+    open = closeGate();
+    const firstRender = request(`${base}/gated/withdrawn`);
+    await expect.poll(() => gatedRequests).toBe(rendersBefore + 4);
+    expect(header(await request(`${base}/gated/withdrawn`), "x-page-cache")).toBe("stale");
+    open();
+    expect((await firstRender).status).toBe(404);
+    open = closeGate();
+    const secondRender = request(`${base}/gated/withdrawn`);
+    await expect.poll(() => gatedRequests).toBe(rendersBefore + 5);
+    const duringSecond = request(`${base}/gated/withdrawn`);
+    // Time for it to arrive while the render is under way (nothing to wait for: it waits silently).
+    await delay(50);
+    open();
+    expect((await secondRender).status).toBe(404);
+    const answer = await duringSecond;
+    expect(answer.status).toBe(404);
+    expect(header(answer, "x-page-cache")).toBeUndefined();
   });
 
   it("gives the first, rendered, response its ETag, which a 304 then answers", async () => {
@@ -327,7 +392,7 @@ describe("page cache rules (in-process)", () => {
     }
   });
 
-  it("makes every entry unreachable when the content version changes", async () => {
+  it("renders a page again for the first visitor after the content version changes", async () => {
     const before = await request(`${base}/one`);
     expect(header(before, "x-page-cache")).toBe("hit");
     version++;

@@ -11,6 +11,8 @@ export interface CaptureOptions {
   maxBytes: number;
   /** Whether to hold this response; asked when its body starts. */
   holds(res: ServerResponse): boolean;
+  /** Called once when the response goes out as it is written: not held, or grown past `maxBytes`. */
+  onRelease?(): void;
   /**
    * The whole body of a held response. The response's own write() and end() are back
    * in place: this answers it (with end()).
@@ -36,7 +38,10 @@ export function captureResponse(res: ServerResponse, options: CaptureOptions): v
 
   /** Whether this write is held; lets the response through (for good) when it is not. */
   const held = (chunk: Chunk, encoding: unknown): boolean => {
-    if (holding === undefined) holding = !res.headersSent && options.holds(res);
+    if (holding === undefined) {
+      holding = !res.headersSent && options.holds(res);
+      if (!holding) options.onRelease?.();
+    }
     if (holding && chunk !== null && chunk !== undefined) {
       const buffer =
         typeof chunk === "string"
@@ -47,6 +52,7 @@ export function captureResponse(res: ServerResponse, options: CaptureOptions): v
       if (length > options.maxBytes) {
         // Too large to keep: what was held goes out, the rest follows as it comes.
         holding = false;
+        options.onRelease?.();
         chunks.pop();
         restore();
         for (const earlier of chunks) (write as (chunk: Buffer) => boolean).call(res, earlier);

@@ -24,14 +24,15 @@ export { PAGE_CACHE_CONTROL } from "./rules.ts";
 /**
  * The rendered-page cache for anonymous visitors (docs/decisions/008-page-cache.md).
  *
- * A public page answered 200 to a visitor without a session is kept in memory, keyed by
- * (content version, path), with its gzip and brotli variants, and every answer to it —
- * the first one included — comes from that entry: a strong ETag per representation, a
- * CDN-friendly Cache-Control and 304 on If-None-Match. A kept page carries no nonce: its
- * inline scripts are allowed by their hashes (script-hashes.ts), since a nonce served to
- * every visitor would be one anyone could reuse. Any
- * content write changes the content version: older entries become unreachable and are
- * dropped.
+ * A public page answered 200 to a visitor without a session is kept in memory, by path
+ * and with the content version it was rendered at, with its gzip and brotli variants,
+ * and every answer to it — the first one included — comes from that entry: a strong
+ * ETag per representation, a CDN-friendly Cache-Control and 304 on If-None-Match. A kept
+ * page carries no nonce: its inline scripts are allowed by their hashes
+ * (script-hashes.ts), since a nonce served to every visitor would be one anyone could
+ * reuse. Any content write changes the content version: the next visitor of a page
+ * renders it again, and while that render is under way the page's other visitors get
+ * the previous version (stale-while-revalidate) instead of waiting for it.
  *
  * The server's request listener asks respond() first (server/http/cached-pages.ts): a
  * hit is answered there, before Express. A miss that may be stored is remembered, and
@@ -40,8 +41,8 @@ export { PAGE_CACHE_CONTROL } from "./rules.ts";
  */
 
 export interface PageCacheOptions {
-  /** The published content's version (PublishedContent.version()); changes on every content write. */
-  version: () => number | string;
+  /** The published content's version (PublishedContent.version()); grows on every content write. */
+  version: () => number;
   /** At most this many pages (default 500). */
   maxEntries?: number;
   /** At most this many bytes over all entries and their compressed variants (default 64 MiB). */
@@ -81,6 +82,7 @@ type Encoding = "br" | "gzip" | "identity";
 const ENCODINGS: Encoding[] = ["br", "gzip", "identity"];
 /** Smaller bodies are not worth compressing (compression()'s threshold too). */
 const MIN_COMPRESSED_BYTES = 1024;
+const PAGE_CACHE_HEADER_NAME = PAGE_CACHE_HEADER.toLowerCase();
 
 interface Representation {
   body: Buffer;
@@ -91,6 +93,8 @@ interface Representation {
 }
 
 interface CachedPage {
+  /** The content version the page was rendered at. */
+  version: number;
   contentType: string;
   identity: Representation;
   gzip?: Representation;
@@ -115,7 +119,12 @@ function representation(headers: FlatHeaders, body: Buffer, etag: string, encodi
 }
 
 /** The entry of a rendered body: its headers as every answer replays them, and its compressed variants. */
-async function pageFrom(render: OutgoingHttpHeaders, renderedBody: Buffer, nonce: string): Promise<CachedPage> {
+async function pageFrom(
+  version: number,
+  render: OutgoingHttpHeaders,
+  renderedBody: Buffer,
+  nonce: string,
+): Promise<CachedPage> {
   const { headers: rendered, body } = replaceNonceWithHashes(render, renderedBody, nonce);
   const headers: FlatHeaders = [
     ...storedHeaders(rendered),
@@ -123,10 +132,11 @@ async function pageFrom(render: OutgoingHttpHeaders, renderedBody: Buffer, nonce
     PAGE_CACHE_CONTROL,
     "vary",
     PAGE_CACHE_VARY,
-    PAGE_CACHE_HEADER.toLowerCase(),
+    PAGE_CACHE_HEADER_NAME,
     "hit",
   ];
   const page: CachedPage = {
+    version,
     contentType: String(rendered["content-type"]),
     identity: representation(headers, body, tagFor(body, ""), "identity"),
     size: body.length,
@@ -170,6 +180,11 @@ function encodingsAccepted(acceptEncoding: string | undefined): Encoding[] {
   return accepted;
 }
 
+/** A stored answer's headers, marked as the previous version of the page. */
+function markedStale(headers: FlatHeaders): FlatHeaders {
+  return headers.map((value, index) => (index > 0 && headers[index - 1] === PAGE_CACHE_HEADER_NAME ? "stale" : value));
+}
+
 /** The status, headers and body answering `req` from `page`. */
 function answerFor(req: IncomingMessage, page: CachedPage) {
   let chosen = page.identity;
@@ -184,68 +199,78 @@ function answerFor(req: IncomingMessage, page: CachedPage) {
   return { status: 200, headers: chosen.ok, body: req.method === "HEAD" ? undefined : chosen.body };
 }
 
+/** A page rendered for this request: what capture needs to keep it. */
+interface PendingRender {
+  path: string;
+  version: number;
+}
+
 export function createPageCache(options: PageCacheOptions): PageCache {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const maxBodyBytes = options.maxBodyBytes ?? 2 * 1024 * 1024;
+  /**
+   * The latest kept render of each page, by path. An entry of an older content version
+   * is the page's previous version: served only while its current version renders.
+   */
   const pages = new LRUCache<string, CachedPage>({
     max: options.maxEntries ?? 500,
     maxSize: maxBytes,
-    sizeCalculation: (page, key) => page.size + key.length,
+    sizeCalculation: (page, path) => page.size + path.length,
   });
   /** GETs respond() missed that the cache may keep, by request, for capture. */
-  const pending = new WeakMap<IncomingMessage, string>();
-  let seenVersion: number | string | undefined;
+  const pending = new WeakMap<IncomingMessage, PendingRender>();
 
-  const keyOf = (req: IncomingMessage): string | null => {
-    const version = options.version();
-    if (version !== seenVersion) {
-      // Content changed: every entry is now unreachable, so the memory is given back at once.
-      seenVersion = version;
-      pages.clear();
-    }
-    return pageCacheKey(req, version);
+  /**
+   * The latest render under way of each page, by path, settled when its response is
+   * over (kept or not). After a content write every page misses at once: without this,
+   * each visitor of a popular page would render it again until the first render is kept.
+   */
+  const rendering = new Map<string, { version: number; done: Promise<void> }>();
+
+  const answerFrom = (
+    page: CachedPage,
+    req: IncomingMessage,
+    res: ServerResponse,
+    extraHeaders: FlatHeaders | undefined,
+    stale: boolean,
+  ): ServedPage => {
+    const answer = answerFor(req, page);
+    const headers = stale ? markedStale(answer.headers) : answer.headers;
+    res.writeHead(answer.status, extraHeaders ? [...headers, ...extraHeaders] : headers);
+    res.end(answer.body);
+    return { status: answer.status, contentType: page.contentType };
   };
 
   /**
-   * Renders under way, by key, each settled when its response is over (stored or not).
-   * After a content write every page misses at once: without this, each visitor of a
-   * popular page would render it again until the first render is stored.
+   * The request renders the page: capture keeps it, and later misses of the path wait
+   * for it or get the previous version meanwhile. A visitor who left while waiting (its
+   * response already closed) renders for nobody, and its render may never be kept: later
+   * misses must not wait for it, or they would wait until the next content write.
    */
-  const rendering = new Map<string, Promise<void>>();
-
-  const answerFrom = (page: CachedPage, req: IncomingMessage, res: ServerResponse, extraHeaders?: FlatHeaders) => {
-    const { status, headers, body } = answerFor(req, page);
-    res.writeHead(status, extraHeaders ? [...headers, ...extraHeaders] : headers);
-    res.end(body);
-    return { status, contentType: page.contentType };
-  };
-
-  /**
-   * The request renders the page: capture keeps it, and later misses of the key wait for
-   * it. A visitor who left while waiting (its response already closed) renders for
-   * nobody, and its render may never be kept: later misses must not wait for it, or
-   * they would wait until the next content write.
-   */
-  const renderFor = (req: IncomingMessage, res: ServerResponse, key: string): undefined => {
-    pending.set(req, key);
-    if (!rendering.has(key) && !res.closed) {
-      const render = new Promise<void>((settle) => {
-        // finished() also calls back for a response that closes before it is asked.
-        finished(res, () => {
-          if (rendering.get(key) === render) rendering.delete(key);
-          settle();
-        });
-      });
-      rendering.set(key, render);
+  const renderFor = (req: IncomingMessage, res: ServerResponse, path: string, version: number): undefined => {
+    pending.set(req, { path, version });
+    const latest = rendering.get(path);
+    if ((!latest || latest.version < version) && !res.closed) {
+      const render = {
+        version,
+        done: new Promise<void>((settle) => {
+          // finished() also calls back for a response that closes before it is asked.
+          finished(res, () => {
+            if (rendering.get(path) === render) rendering.delete(path);
+            settle();
+          });
+        }),
+      };
+      rendering.set(path, render);
     }
     return undefined;
   };
 
   /**
-   * A request waits for at most this many renders of its page. A render a content write
-   * overtook is not kept; the next may be under way at the new version, but under a
-   * write every second a request could otherwise wait for ever: past the last wait it
-   * renders the page itself.
+   * A request waits for at most this many renders of a page it has no version of. A
+   * render that is not kept (a 404) lets the waiters render for themselves, but another
+   * visitor's render may be under way by then: past the last wait a request renders
+   * the page itself.
    */
   const MAX_WAITS = 2;
 
@@ -255,39 +280,54 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     extraHeaders: FlatHeaders | undefined,
     waitsLeft: number,
   ): ServedPage | undefined | Promise<ServedPage | undefined> => {
-    const key = keyOf(req);
-    if (key === null) return undefined;
-    const page = pages.get(key);
-    if (page) return answerFrom(page, req, res, extraHeaders);
+    const path = pageCacheKey(req);
+    if (path === null) return undefined;
+    const version = options.version();
+    const page = pages.get(path);
+    if (page?.version === version) return answerFrom(page, req, res, extraHeaders, false);
     // HEAD renders no body (entry.server.tsx): nothing to keep.
     if (req.method !== "GET") return undefined;
-    const underWay = rendering.get(key);
-    if (!underWay || waitsLeft === 0) return renderFor(req, res, key);
-    return underWay.then(() => lookUp(req, res, extraHeaders, waitsLeft - 1));
+    // Only a render of the current version is worth serving the previous one meanwhile,
+    // or waiting for: the first visitor after a write renders the page at once.
+    const underWay = rendering.get(path);
+    const current = underWay?.version === version ? underWay : undefined;
+    if (current && page) return answerFrom(page, req, res, extraHeaders, true);
+    if (!current || waitsLeft === 0) return renderFor(req, res, path, version);
+    return current.done.then(() => lookUp(req, res, extraHeaders, waitsLeft - 1));
   };
 
   const respond: PageCache["respond"] = (req, res, extraHeaders) => lookUp(req, res, extraHeaders, MAX_WAITS);
 
-  /** Stores a rendered page (unless a concurrent render of it was stored first) and answers from the entry. */
-  const storeAndAnswer = async (
-    key: string,
+  /**
+   * A render of the page at `version` that is not kept (gone, an error, a cookie set,
+   * too large): an older version of it must not be served any more either.
+   */
+  const forgetOlder = ({ path, version }: PendingRender) => {
+    const page = pages.peek(path);
+    if (page && page.version < version) pages.delete(path);
+  };
+
+  /** Keeps a rendered page (unless a render at least as new was kept first) and answers from the entry. */
+  const keepAndAnswer = async (
+    rendered: PendingRender,
     req: IncomingMessage,
     res: ServerResponse,
     body: Buffer,
     nonce: string,
   ) => {
-    let page = pages.peek(key);
-    if (!page) {
+    let page = pages.peek(rendered.path);
+    if (page?.version !== rendered.version) {
       try {
-        page = await pageFrom(res.getHeaders(), body, nonce);
+        page = await pageFrom(rendered.version, res.getHeaders(), body, nonce);
       } catch {
         // Never expected of zlib on a buffer; the visitor still gets the page as rendered.
         res.end(body);
         return;
       }
-      // A render that a content change overtook is answered but not kept; neither is a page
-      // larger than the whole cache (lru-cache refuses it).
-      if (key.startsWith(`${seenVersion}\n`) && !pages.has(key)) pages.set(key, page);
+      // A render that a content write overtook is kept too, as the previous version to
+      // serve while the current one renders. lru-cache refuses a page larger than the whole cache.
+      const kept = pages.peek(rendered.path);
+      if (!kept || kept.version < rendered.version) pages.set(rendered.path, page);
     }
     const answer = answerFor(req, page);
     for (let index = 0; index < answer.headers.length; index += 2) {
@@ -299,13 +339,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   };
 
   const capture: RequestHandler = (req, res, next) => {
-    const key = pending.get(req);
-    if (key !== undefined) {
+    const rendered = pending.get(req);
+    if (rendered !== undefined) {
       pending.delete(req);
       captureResponse(res, {
         maxBytes: maxBodyBytes,
         holds: () => isStorableResponse(res.statusCode, res.getHeaders(), res.locals.cspNonce),
-        onComplete: (body) => void storeAndAnswer(key, req, res, body, res.locals.cspNonce as string),
+        onRelease: () => forgetOlder(rendered),
+        onComplete: (body) => void keepAndAnswer(rendered, req, res, body, res.locals.cspNonce as string),
       });
     }
     next();

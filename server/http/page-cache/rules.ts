@@ -13,7 +13,11 @@ export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-r
  * and a CDN keeps one copy per encoding.
  */
 export const PAGE_CACHE_VARY = "Accept-Encoding";
-/** Response header saying whether the page came from the cache (hit) or was rendered for this request (miss). */
+/**
+ * Response header saying whether the page came from the cache (hit), was rendered for
+ * this request (miss), or is the previous version, served while the current one renders
+ * (stale).
+ */
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
 /** Never cached: private areas, resource routes with per-visitor answers, data requests, tokens in links. */
@@ -54,10 +58,10 @@ interface RequestLike {
 }
 
 /**
- * The cache key of a request (the path under the content version), or null when the
- * request must not be served from, nor stored in, the cache.
+ * The cache key of a request (its path), or null when the request must not be served
+ * from, nor stored in, the cache.
  */
-export function pageCacheKey(request: RequestLike, version: number | string): string | null {
+export function pageCacheKey(request: RequestLike): string | null {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   const path = request.url ?? "";
   // A query string may carry tokens or filters: such requests are rendered every time.
@@ -67,7 +71,7 @@ export function pageCacheKey(request: RequestLike, version: number | string): st
   if (EXCLUDED_PREFIXES.includes(path) || EXCLUDED_STARTS.some((start) => path.startsWith(start))) return null;
   if (request.headers.authorization) return null;
   if (hasAuthCookie(request.headers.cookie)) return null;
-  return `${version}\n${path}`;
+  return path;
 }
 
 /**
