@@ -169,21 +169,24 @@ export async function backupLoop(dataDir: string, fromMs: number, untilMs: numbe
  * GET `url` (/healthz asks the database; a page is a cache hit) every `intervalMs` on a connection of its own,
  * each answer kept with its time: the longest tells how long the server's event loop or
  * its database was held, and the slow or failed ones can be placed in the run (before,
- * during, after the SMTP outage or the backups), which wrk's totals cannot.
+ * during, after the SMTP outage or the backups), which wrk's totals cannot. A page's answer
+ * also keeps its X-Page-Cache: hit, stale, or miss (this request rendered the page).
  */
 export function probe(url: string, intervalMs = 200) {
-  const samples: { at: number; ms: number; ok: boolean }[] = [];
+  const samples: { at: number; ms: number; ok: boolean; cache?: string }[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
       const at = performance.now();
       let ok = false;
+      let cache: string | undefined;
       try {
         const response = await fetch(url);
         await response.arrayBuffer();
         ok = response.status === 200;
+        cache = response.headers.get("x-page-cache") ?? undefined;
       } catch {}
-      samples.push({ at, ms: performance.now() - at, ok });
+      samples.push({ at, ms: performance.now() - at, ok, cache });
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   })();

@@ -159,10 +159,21 @@ async function runScenario(title: string, twist: Twist): Promise<boolean> {
     console.log(
       `  GET /healthz every 200 ms: longest ${Math.max(0, ...probes.map((probe) => probe.ms)).toFixed(0)} ms; failed or over 2 s: ${window(0, middleFrom)} in the first third, ${window(middleFrom, middleTo)} in the middle third, ${window(middleTo, Number.POSITIVE_INFINITY)} in the last`,
     );
+    const short = (page: string) => (page.length > 20 ? `${page.slice(0, 19)}…` : page);
     const longest = (samples: { ms: number }[]) => Math.max(0, ...samples.map((sample) => sample.ms)).toFixed(0);
     console.log(
-      `  GET of each page every 250 ms beside wrk: longest ${pages.map((page, index) => `${page.length > 20 ? `${page.slice(0, 19)}…` : page} ${longest(pageProbeSamples[index] ?? [])} ms`).join(", ")}; failed or over 2 s: ${pageProbeSamples.flat().filter((sample) => !sample.ok || sample.ms > 2_000).length}`,
+      `  GET of each page every 250 ms beside wrk: longest ${pages.map((page, index) => `${short(page)} ${longest(pageProbeSamples[index] ?? [])} ms`).join(", ")}; failed or over 2 s: ${pageProbeSamples.flat().filter((sample) => !sample.ok || sample.ms > 2_000).length}`,
     );
+    const slowest = pageProbeSamples
+      .flatMap((samples, index) => samples.map((sample) => ({ ...sample, page: pages[index] as string })))
+      .filter((sample) => sample.ms > 500)
+      .sort((one, other) => other.ms - one.ms)
+      .slice(0, 5);
+    if (slowest.length > 0) {
+      console.log(
+        `  those over 500 ms (X-Page-Cache, seconds into the load): ${slowest.map((sample) => `${short(sample.page)} ${sample.ms.toFixed(0)} ms (${sample.cache ?? "failed"}, ${((sample.at - loadStart) / 1000).toFixed(1)} s)`).join(", ")}`,
+      );
+    }
     const { check, passed } = targetChecks();
     check(`errors: ${errors} (answers outside 2xx/3xx, socket errors, timeouts)`, "0", errors === 0);
     const saveTimes =
