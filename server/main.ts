@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toNodeHandler } from "better-auth/node";
@@ -7,6 +6,7 @@ import type { RequestHandler } from "express";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
 import { serveCachedPagesFirst } from "./http/cached-pages.ts";
+import { LISTENING_SOCKETS, type Listeners, listenOnPort } from "./http/listeners.ts";
 import { createPageCache } from "./http/page-cache/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMediaStorage } from "./media/storage/index.ts";
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   });
   // Cache hits are answered before Express (server/http/cached-pages.ts), which also counts
   // every page view; the rest goes to the app.
-  const server = createServer(
+  const server = await listenOnPort(
     serveCachedPagesFirst({
       pageCache,
       logger,
@@ -78,14 +78,16 @@ async function main(): Promise<void> {
       metrics,
       next: app,
     }),
+    config.host,
+    config.port,
   );
-  server.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
   logger.info(
-    { address: `http://${config.host}:${config.port}`, database: database.dialect, pid: process.pid },
+    {
+      address: `http://${config.host}:${server.port}`,
+      listeningSockets: LISTENING_SOCKETS,
+      database: database.dialect,
+      pid: process.pid,
+    },
     `Listening on ${config.publicOrigin}`,
   );
 
@@ -150,7 +152,7 @@ async function developmentRendering(services: AppServices) {
 }
 
 function installShutdown(parts: {
-  server: Server;
+  server: Listeners;
   logger: Logger;
   closeServices: () => Promise<void>;
   closeDevServer: () => Promise<void>;

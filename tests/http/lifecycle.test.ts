@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DatabaseConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connection.ts";
+import { LISTENING_SOCKETS } from "../../server/http/listeners.ts";
 import { createTestDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 import { type RunningServer, serverEnvironment, spawnServerProcess, startServer } from "../helpers/server.ts";
 import { request } from "./client.ts";
@@ -108,22 +109,64 @@ describe.each(TEST_DIALECTS)("restarts on %s", (dialect) => {
   });
 });
 
+/** Runs a server process that is expected to fail at start-up: its exit code and stderr. */
+async function runFailingStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const child = spawnServerProcess(env);
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  child.stdout?.resume();
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  return { code, stderr };
+}
+
+/** The LISTEN sockets bound to 127.0.0.1:port, from the kernel's own table. */
+function listeningSocketsOn(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  return readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[1] === local && fields[3] === "0A").length;
+}
+
 describe("configuration errors", () => {
   it("exits with code 1 and one line on stderr naming the variable", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-config-"));
     try {
-      const child = spawnServerProcess(serverEnvironment({ PORT: "not-a-port", DATA_DIR: dataDir }));
-      let stderr = "";
-      child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-      });
-      child.stdout?.resume();
-      const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+      const { code, stderr } = await runFailingStart(serverEnvironment({ PORT: "not-a-port", DATA_DIR: dataDir }));
       expect(code).toBe(1);
       const lines = stderr.trimEnd().split("\n");
       expect(lines, stderr).toHaveLength(1);
       expect(lines[0]).toMatch(/PORT/);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("listening sockets", () => {
+  it("accepts on several sockets of its port, and a second instance cannot take the port", async () => {
+    const server = await startServer();
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-second-"));
+    try {
+      // Several sockets let one turn of the event loop accept several waiting connections.
+      expect(listeningSocketsOn(server.port)).toBe(LISTENING_SOCKETS);
+      expect(LISTENING_SOCKETS).toBeGreaterThan(1);
+
+      // SO_REUSEPORT must not let another process share the port and split the visitors.
+      const second = await runFailingStart(
+        serverEnvironment({ PORT: String(server.port), HOST: "127.0.0.1", DATA_DIR: dataDir }),
+      );
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/EADDRINUSE/);
+      expect(listeningSocketsOn(server.port)).toBe(LISTENING_SOCKETS);
+
+      // Connections opened at once, spread over the sockets, are all answered.
+      const answers = await Promise.all(Array.from({ length: 40 }, () => request(`${server.url}/healthz`)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+    } finally {
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
