@@ -6,6 +6,7 @@ import type { RequestHandler } from "express";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createHttpApp } from "./http/app.ts";
 import { serveCachedPagesFirst } from "./http/cached-pages.ts";
+import { collectGarbageWhenIdle } from "./http/idle-collection.ts";
 import { LISTENING_SOCKETS, type Listeners, listenOnPort } from "./http/listeners.ts";
 import { createPageCache } from "./http/page-cache/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -69,15 +70,20 @@ async function main(): Promise<void> {
   });
   // Cache hits are answered before Express (server/http/cached-pages.ts), which also counts
   // every page view; the rest goes to the app.
+  const serve = serveCachedPagesFirst({
+    pageCache,
+    logger,
+    trustProxy: config.trustProxy,
+    pageViews: running.pageViews,
+    metrics,
+    next: app,
+  });
+  const idleCollection = collectGarbageWhenIdle(globalThis.gc, logger);
   const server = await listenOnPort(
-    serveCachedPagesFirst({
-      pageCache,
-      logger,
-      trustProxy: config.trustProxy,
-      pageViews: running.pageViews,
-      metrics,
-      next: app,
-    }),
+    (req, res) => {
+      idleCollection.requestSeen();
+      serve(req, res);
+    },
     config.host,
     config.port,
   );
@@ -111,6 +117,7 @@ async function main(): Promise<void> {
           logger,
         });
   const closeServices = async () => {
+    idleCollection.stop();
     await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
     await running.close();
   };

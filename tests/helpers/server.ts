@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from "./run-script.ts";
 
 const SERVER_ENTRY = path.join(PROJECT_ROOT, "server/main.ts");
 /** Node's flags and glibc's arena limit for the server, as `npm start` and docs/deploy/bastion.service set them (docs/decisions/018-server-memory.md). */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--max-old-space-size=256"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--max-old-space-size=256", "--expose-gc"];
 export const SERVER_MALLOC_ARENA_MAX = "2";
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 20_000;
