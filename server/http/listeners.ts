@@ -25,7 +25,7 @@ export async function listenOnPort(handler: RequestListener, host: string, port:
   // SO_REUSEPORT would also let a second process of the same user bind the port, and the
   // kernel would split visitors between the two instances. A plain bind first keeps a port
   // already in use an error at start-up, as it is without the option.
-  const freePort = await bindExclusivelyAndRelease(host, port);
+  const sharedPort = await bindExclusivelyAndRelease(host, port);
   const servers: Server[] = [];
   try {
     for (let index = 0; index < LISTENING_SOCKETS; index += 1) {
@@ -33,7 +33,7 @@ export async function listenOnPort(handler: RequestListener, host: string, port:
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
-        server.listen({ host, port: freePort, reusePort: LISTENING_SOCKETS > 1 }, () => {
+        server.listen({ host, port: sharedPort, reusePort: LISTENING_SOCKETS > 1 }, () => {
           server.off("error", reject);
           resolve();
         });
@@ -44,7 +44,7 @@ export async function listenOnPort(handler: RequestListener, host: string, port:
     throw error;
   }
   return {
-    port: freePort,
+    port: sharedPort,
     close(done) {
       let pending = servers.length;
       let firstError: Error | undefined;
