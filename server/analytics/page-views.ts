@@ -69,7 +69,9 @@ type ViewKind = "document" | "data";
 
 export function createPageViewCounter(options: PageViewCounterOptions): PageViewCounter {
   const { db, logger } = options;
-  const now = options.now ?? (() => new Date());
+  // Date.now() unless a test sets the clock: it runs for every counted view.
+  const { now } = options;
+  const nowMs = now ? () => now().getTime() : Date.now;
   const flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
   if (!Number.isFinite(flushIntervalMs) || flushIntervalMs <= 0) {
     throw new RangeError(`flushIntervalMs must be a positive number of milliseconds, not ${flushIntervalMs}`);
@@ -96,7 +98,7 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
   let dayEnd = 0;
   let dayText = "";
   function today(): string {
-    const time = now().getTime();
+    const time = nowMs();
     if (time < dayStart || time >= dayEnd) {
       dayStart = time - (time % DAY_MS);
       dayEnd = dayStart + DAY_MS;
@@ -218,7 +220,7 @@ function pageViewCandidate(
   if (rawPath.endsWith(".data")) {
     kind = "data";
     pagePath = dataRequestPagePath(rawPath);
-  } else if ((headerValue(req, "accept") ?? "").toLowerCase().includes("text/html")) {
+  } else if (ACCEPTS_HTML.test(headerValue(req, "accept") ?? "")) {
     kind = "document";
     pagePath = rawPath;
   } else {
@@ -227,8 +229,9 @@ function pageViewCandidate(
 
   const path = countedPath(pagePath);
   if (path === undefined) return undefined;
-  const referer = headerValue(req, "referrer") || headerValue(req, "referer");
-  if (kind === "data" && isRevalidation(referer, path, search)) return undefined;
+  if (kind === "data" && isRevalidation(headerValue(req, "referrer") || headerValue(req, "referer"), path, search)) {
+    return undefined;
+  }
   return { path, kind };
 }
 
@@ -238,6 +241,7 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+const ACCEPTS_HTML = /text\/html/i;
 const PURPOSE_HEADERS = ["sec-purpose", "purpose", "x-purpose", "x-moz"];
 const PREFETCH_PURPOSE = /prefetch|prerender|preview/i;
 
