@@ -1,4 +1,5 @@
 import { type BundledLanguage, bundledLanguages, createHighlighter, type HighlighterGeneric } from "shiki";
+import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 
 /**
  * Server-side syntax highlighting of chapter code sections with Shiki. Both themes are
@@ -8,6 +9,10 @@ import { type BundledLanguage, bundledLanguages, createHighlighter, type Highlig
  *
  * Languages load on first use; an unknown language returns null and the page shows the
  * code as plain text. Results are memoised: chapters are read far more often than edited.
+ *
+ * Grammars run on Shiki's JavaScript regex engine rather than its Oniguruma WebAssembly
+ * build: the WebAssembly memory grows with each language loaded and is never given back
+ * (docs/decisions/018-server-memory.md).
  */
 
 const THEMES = { light: "github-light-high-contrast", dark: "github-dark-high-contrast" } as const;
@@ -19,7 +24,11 @@ let highlighter: Promise<Highlighter> | undefined;
 const cache = new Map<string, string | null>();
 
 function getHighlighter(): Promise<Highlighter> {
-  highlighter ??= createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [] }) as Promise<Highlighter>;
+  highlighter ??= createHighlighter({
+    themes: [THEMES.light, THEMES.dark],
+    langs: [],
+    engine: createJavaScriptRegexEngine(),
+  }) as Promise<Highlighter>;
   return highlighter;
 }
 

@@ -13,9 +13,9 @@ import { PROJECT_ROOT } from "./run-script.ts";
  */
 
 const SERVER_ENTRY = path.join(PROJECT_ROOT, "server/main.ts");
-/** Node's flags and glibc's arena limit for the server, as `npm start` and docs/deploy/bastion.service set them (docs/decisions/018-server-memory.md). */
+/** Node's flags and glibc's malloc settings for the server, as `npm start` and docs/deploy/bastion.service set them (docs/decisions/018-server-memory.md). */
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--max-old-space-size=256", "--expose-gc"];
-export const SERVER_MALLOC_ARENA_MAX = "2";
+export const SERVER_MALLOC_ENVIRONMENT = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "32768" };
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -122,7 +122,7 @@ export function serverEnvironment(variables: Record<string, string | undefined>)
 export function spawnServerProcess(env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     cwd: PROJECT_ROOT,
-    env: { MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX, ...env },
+    env: { ...SERVER_MALLOC_ENVIRONMENT, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);

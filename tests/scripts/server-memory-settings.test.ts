@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../helpers/run-script.ts";
-import { SERVER_MALLOC_ARENA_MAX, SERVER_NODE_FLAGS } from "../helpers/server.ts";
+import { SERVER_MALLOC_ENVIRONMENT, SERVER_NODE_FLAGS } from "../helpers/server.ts";
 
 /**
  * The server's memory settings (docs/decisions/018-server-memory.md) live in three
@@ -12,15 +12,17 @@ import { SERVER_MALLOC_ARENA_MAX, SERVER_NODE_FLAGS } from "../helpers/server.ts
 describe("the server's memory settings", () => {
   const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), "utf8");
 
-  it("npm start runs the server with the tests' Node flags and malloc arena limit", () => {
+  const mallocSettings = Object.entries(SERVER_MALLOC_ENVIRONMENT).map(([name, value]) => `${name}=${value}`);
+
+  it("npm start runs the server with the tests' Node flags and malloc settings", () => {
     const start = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.start ?? "";
-    expect(start).toMatch(new RegExp(`^MALLOC_ARENA_MAX=${SERVER_MALLOC_ARENA_MAX} node `));
+    expect(start.startsWith(`${mallocSettings.join(" ")} node `)).toBe(true);
     for (const flag of SERVER_NODE_FLAGS) expect(start).toContain(` ${flag} `);
   });
 
   it("the systemd unit starts the server the same way", () => {
     const unit = read("docs/deploy/bastion.service");
-    expect(unit).toContain(`\nEnvironment=MALLOC_ARENA_MAX=${SERVER_MALLOC_ARENA_MAX}\n`);
+    for (const setting of mallocSettings) expect(unit).toContain(`\nEnvironment=${setting}\n`);
     const execStart = unit.split("\n").find((line) => line.startsWith("ExecStart=")) ?? "";
     for (const flag of SERVER_NODE_FLAGS) expect(execStart).toContain(` ${flag} `);
   });
