@@ -32,9 +32,10 @@ interface Series {
   count: number;
 }
 
+/** The method's place in METHODS; an unknown method (or none) counts as "OTHER". */
 function methodIndex(method: string | undefined): number {
   const index = method === undefined ? -1 : METHODS.indexOf(method);
-  return index === -1 || index === OTHER_METHOD ? OTHER_METHOD : index;
+  return index === -1 ? OTHER_METHOD : index;
 }
 
 function statusClassIndex(status: number): number {
