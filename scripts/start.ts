@@ -1,3 +1,5 @@
+// First: it must run before any full garbage collection (see the module).
+import "../server/runtime/tick-object-shape.ts";
 import { build, buildIsCurrent, PROJECT_ROOT } from "./build.ts";
 
 /**

@@ -1,3 +1,5 @@
+// First: it must run before any full garbage collection (see the module).
+import "./runtime/tick-object-shape.ts";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
