@@ -15,7 +15,8 @@ import { executionAsyncResource } from "node:async_hooks";
  * run one full collection (docs/decisions/008-page-cache.md). A tick object kept alive
  * keeps its maps, and the chain back to the literal's, alive.
  *
- * Imported first by the process entry, before any full collection can run.
+ * Imported first by the process entries (scripts/start.ts, server/main.ts), so that it
+ * runs before the server's work, and the full collections that come with it, begin.
  */
 
 /** Module scope: held for the life of the process. */
