@@ -12,7 +12,8 @@
  */
 
 export const REQUEST_DURATIONS_NAME = "bastion_http_request_duration_seconds";
-const HELP = "HTTP requests answered, by method, route pattern and status class, and how long they took";
+export const REQUEST_DURATIONS_HELP =
+  "HTTP requests answered, by method, route pattern and status class, and how long they took";
 
 /** Seconds: from a cache hit (well under a millisecond) to a slow export. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -82,7 +83,10 @@ export class RequestDurations {
 
   /** The metric in the Prometheus text format, without a trailing newline (as a registry joins its metrics). */
   render(): string {
-    const lines = [`# HELP ${REQUEST_DURATIONS_NAME} ${HELP}`, `# TYPE ${REQUEST_DURATIONS_NAME} histogram`];
+    const lines = [
+      `# HELP ${REQUEST_DURATIONS_NAME} ${REQUEST_DURATIONS_HELP}`,
+      `# TYPE ${REQUEST_DURATIONS_NAME} histogram`,
+    ];
     for (const routeSeries of this.#routes.values()) {
       for (const series of routeSeries) {
         if (!series) continue;

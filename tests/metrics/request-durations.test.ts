@@ -1,6 +1,11 @@
 import { Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { LATENCY_BUCKETS, REQUEST_DURATIONS_NAME, RequestDurations } from "../../server/metrics/request-durations.ts";
+import {
+  LATENCY_BUCKETS,
+  REQUEST_DURATIONS_HELP,
+  REQUEST_DURATIONS_NAME,
+  RequestDurations,
+} from "../../server/metrics/request-durations.ts";
 
 /** The observations both histograms get: every bucket edge, values between, and odd labels. */
 const OBSERVATIONS: [method: string | undefined, route: string, status: number, seconds: number][] = [
@@ -26,7 +31,7 @@ async function renderedByPromClient(): Promise<string> {
   const registry = new Registry();
   const histogram = new Histogram({
     name: REQUEST_DURATIONS_NAME,
-    help: "HTTP requests answered, by method, route pattern and status class, and how long they took",
+    help: REQUEST_DURATIONS_HELP,
     labelNames: ["method", "route", "status"] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],

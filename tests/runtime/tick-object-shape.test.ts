@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -47,5 +48,17 @@ describe("the tick object kept alive", () => {
     const states = literalFeedbackAfterFullCollection(true);
     expect(states.length).toBeGreaterThanOrEqual(3);
     expect(states.every((state) => state === "MONOMORPHIC")).toBe(true);
+  });
+});
+
+describe("the process entries", () => {
+  // Imported later, a full collection during start-up could turn the literal megamorphic first.
+  it.each([
+    ["server/main.ts", "./runtime/tick-object-shape.ts"],
+    ["scripts/start.ts", "../server/runtime/tick-object-shape.ts"],
+  ])("%s imports the module before anything else", (entry, specifier) => {
+    const source = readFileSync(path.join(PROJECT_ROOT, entry), "utf8");
+    const firstImport = source.split("\n").find((line) => line.startsWith("import "));
+    expect(firstImport).toBe(`import "${specifier}";`);
   });
 });
