@@ -216,8 +216,13 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
 
         // Copying the URL puts the full address on the clipboard.
         await uploaded.getByRole("button", { name: `Copy URL of ${name}` }).click();
-        await toast(page, "Image URL copied to the clipboard").waitFor();
+        const copied = toast(page, "Image URL copied to the clipboard");
+        await copied.waitFor();
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${site.base}${url}`);
+        // The toast may cover the card's buttons, and the pointer left over it by the click
+        // holds it open: closed as a visitor would close it.
+        await copied.getByRole("button", { name: "Close toast" }).click();
+        await copied.waitFor({ state: "hidden" });
 
         // The alt text, in a dialog.
         await uploaded.getByRole("button", { name: `Edit alt text of ${name}` }).click();
