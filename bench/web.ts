@@ -43,8 +43,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Skips Lighthouse (a minute of Chromium) when only the server's figures are wanted. */
 const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== "0";
 /** After the load, the server's resident memory is read every RSS_SAMPLE_MS for RSS_SETTLE_MS. */
-const RSS_SETTLE_MS = 30_000;
-const RSS_SAMPLE_MS = 10_000;
+const RSS_SETTLE_MS = 75_000;
+const RSS_SAMPLE_MS = 15_000;
 const JS_BUDGET_KB = 130;
 const CSS_BUDGET_KB = 20;
 
@@ -271,9 +271,8 @@ try {
   }
   const renderedRss = residentMegabytes(server.pid);
   // V8 lets garbage pile up in the old space while a load lasts (its next major GC waits
-  // for a multiple of the live heap), then its memory reducer gives it back once the
-  // allocation rate drops, on a timer of its own (8 s at the earliest, later when the
-  // last requests still allocated): read again every few idle seconds.
+  // for a multiple of the live heap); the server's idle collection gives it back 30–60 s
+  // after the last request (server/http/idle-collection.ts): read again until then.
   const settling: string[] = [];
   let settledRss = renderedRss;
   for (let waited = RSS_SAMPLE_MS; waited <= RSS_SETTLE_MS; waited += RSS_SAMPLE_MS) {

@@ -19,8 +19,17 @@ export interface IdleCollection {
   stop(): void;
 }
 
-/** Idle means a whole period without a request. */
-export const IDLE_AFTER_MS = 5_000;
+/**
+ * Idle means a whole period without a request: the collection runs 30–60 s after the
+ * last one. It also shrinks the young generation to its minimum, and the next visitors
+ * pay for that until V8 grows it again: four to five times as many scavenges in the
+ * first three seconds, some of several milliseconds, and still twice as many six
+ * seconds on. After 5 s of quiet, as it once was, a load with short pauses paid it
+ * after every pause: `npm run bench:web`, whose server waits about 10 s between its
+ * runs, read cached-page p99s of 12.9–22.4 ms, and 3.4–7.5 ms with no idle collection
+ * (docs/decisions/018-server-memory.md).
+ */
+export const IDLE_AFTER_MS = 30_000;
 
 export function collectGarbageWhenIdle(
   collect: NodeJS.GCFunction | undefined,

@@ -46,6 +46,25 @@ describe("collectGarbageWhenIdle", () => {
     }
   });
 
+  it("leaves pauses of a few seconds between requests alone, and collects within a minute of the last one", () => {
+    // Each collection costs the next visitors a cold young generation for seconds: a
+    // site whose visitors come every 10 s (bench:web's pauses between its runs) must
+    // not pay it after each of them.
+    const collect = vi.fn();
+    const idle = collectGarbageWhenIdle(collect, { debug: vi.fn() });
+    try {
+      for (let visit = 0; visit < 12; visit++) {
+        idle.requestSeen();
+        vi.advanceTimersByTime(10_000);
+      }
+      expect(collect).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(50_000);
+      expect(collect).toHaveBeenCalledTimes(1);
+    } finally {
+      idle.stop();
+    }
+  });
+
   it("does nothing without V8's gc (a server started without --expose-gc)", () => {
     const idle = collectGarbageWhenIdle(undefined, { debug: vi.fn() });
     idle.requestSeen();
