@@ -5,6 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { DAY_MS, utcDay } from "./days.ts";
+import { type PendingCount, PendingCounts } from "./pending-counts.ts";
 
 /**
  * A privacy-preserving count of public page views per UTC day and path, the only
@@ -59,12 +60,6 @@ export interface PageViewCounter {
   stop(): Promise<void>;
 }
 
-interface PendingCount {
-  day: string;
-  path: string;
-  views: number;
-}
-
 type ViewKind = "document" | "data";
 
 export function createPageViewCounter(options: PageViewCounterOptions): PageViewCounter {
@@ -77,21 +72,9 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     throw new RangeError(`flushIntervalMs must be a positive number of milliseconds, not ${flushIntervalMs}`);
   }
 
-  let pending = new Map<string, PendingCount>();
+  let pending = new PendingCounts(MAX_PENDING_KEYS);
   let inFlight: Promise<void> | undefined;
   let warnedFull = false;
-
-  function add(target: Map<string, PendingCount>, day: string, path: string, views: number): boolean {
-    const key = `${day} ${path}`;
-    const entry = target.get(key);
-    if (entry) {
-      entry.views += views;
-      return true;
-    }
-    if (target.size >= MAX_PENDING_KEYS) return false;
-    target.set(key, { day, path, views });
-    return true;
-  }
 
   /** The current UTC day, worked out again only when the clock has left the one known. */
   let dayStart = 0;
@@ -108,7 +91,7 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
   }
 
   function record(path: string): void {
-    if (add(pending, today(), path, 1)) return;
+    if (pending.add(today(), path, 1)) return;
     if (!warnedFull) {
       warnedFull = true;
       logger.warn({ pending: pending.size }, "Page view counts are not being written; new paths are dropped");
@@ -130,10 +113,10 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     if (candidate && isSuccessfulPage(status, contentType ?? "", candidate.kind)) record(candidate.path);
   };
 
-  async function write(batch: Map<string, PendingCount>): Promise<void> {
+  async function write(batch: PendingCounts): Promise<void> {
     // The same order in every instance: concurrent upserts on PostgreSQL then lock
     // rows in the same order and cannot deadlock.
-    const rows = [...batch.values()].sort((a, b) => compare(a.day, b.day) || compare(a.path, b.path));
+    const rows = batch.counts().sort((a, b) => compare(a.day, b.day) || compare(a.path, b.path));
     // One statement is atomic on its own; a larger batch is split, in one transaction
     // so that a failure leaves none of it written (and it can be retried whole).
     if (rows.length <= ROWS_PER_STATEMENT) return upsert(db, rows);
@@ -150,14 +133,14 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     while (inFlight) await inFlight.catch(() => {});
     if (pending.size === 0) return;
     const batch = pending;
-    pending = new Map();
+    pending = new PendingCounts(MAX_PENDING_KEYS);
     const writing = write(batch).then(
       () => {
         warnedFull = false;
       },
       (error: unknown) => {
         // Kept for the next flush: the write is atomic, so none of them was stored.
-        for (const { day, path, views } of batch.values()) add(pending, day, path, views);
+        for (const { day, path, views } of batch.counts()) pending.add(day, path, views);
         throw error;
       },
     );

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.ts";
 import { type Metrics, PAGE_CACHE_ROUTE } from "../metrics/registry.ts";
 import { compileTrust, isSecure, type TrustProxy } from "./client-address.ts";
 import type { PageCache, ServedPage } from "./page-cache/index.ts";
-import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts";
+import { chooseRequestId, REQUEST_ID_HEADER, rememberRequestId } from "./request-id.ts";
 import { STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
 /**
@@ -38,6 +38,7 @@ export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListe
   const trust = compileTrust(options.trustProxy);
   const finish = (req: IncomingMessage, res: ServerResponse, id: string, started: number, served?: ServedPage) => {
     if (!served) {
+      rememberRequestId(req, id);
       res.setHeader(REQUEST_ID_HEADER, id);
       pageViews.observe(req, res);
       next(req, res);
@@ -62,7 +63,7 @@ export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListe
 
   return (req, res) => {
     const started = performance.now();
-    const id = requestIdOf(req, trust);
+    const id = chooseRequestId(req, trust);
     const extraHeaders = isSecure(req, trust) ? [...HSTS, REQUEST_ID_HEADER, id] : [REQUEST_ID_HEADER, id];
     const served = pageCache.respond(req, res, extraHeaders);
     if (!(served instanceof Promise)) return finish(req, res, id, started, served);

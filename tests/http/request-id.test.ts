@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chooseRequestId } from "../../server/http/request-id.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type LogLine, type RunningServer, startServer } from "../helpers/server.ts";
 import { header, type RawResponse, request } from "./client.ts";
@@ -9,7 +11,8 @@ import { header, type RawResponse, request } from "./client.ts";
  * carries the same id as reqId. A trusted proxy's id is kept; anyone else's is replaced.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** 16 random bytes in hexadecimal, as nginx's $request_id. */
+const NEW_ID = /^[0-9a-f]{32}$/;
 
 /** The request's log line: the one naming its path and carrying this id. */
 function requestLine(server: RunningServer, id: string, path: string): Promise<LogLine> {
@@ -24,6 +27,17 @@ function requestId(response: RawResponse): string {
   return id as string;
 }
 
+describe("a new request id", () => {
+  it("is 16 random bytes in hexadecimal, never the same twice, across refills of its random pool", () => {
+    const untrusted = () => false;
+    const request = { headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
+    // The pool holds 256 ids' bytes: 2,000 ids draw it several times over.
+    const ids = Array.from({ length: 2_000 }, () => chooseRequestId(request, untrusted));
+    for (const id of ids) expect(id).toMatch(NEW_ID);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
 describe.each(TEST_DIALECTS)("request ids (%s)", (dialect) => {
   describe("behind a trusted proxy (TRUST_PROXY=loopback)", () => {
     let server: RunningServer;
@@ -36,7 +50,7 @@ describe.each(TEST_DIALECTS)("request ids (%s)", (dialect) => {
       const response = await request(`${server.url}/about?utm=x`);
       expect(response.status).toBe(200);
       const id = requestId(response);
-      expect(id).toMatch(UUID);
+      expect(id).toMatch(NEW_ID);
       const line = await requestLine(server, id, "/about");
       expect((line.res as { status?: number }).status).toBe(200);
       // The captured line was parsed from the server's stdout as JSON.
@@ -58,7 +72,7 @@ describe.each(TEST_DIALECTS)("request ids (%s)", (dialect) => {
       const response = await request(`${server.url}/healthz`, { headers: { "X-Request-Id": unsafe } });
       const id = requestId(response);
       expect(id).not.toBe(unsafe);
-      expect(id).toMatch(UUID);
+      expect(id).toMatch(NEW_ID);
     });
 
     it("sends an id of its own on page cache hits and 304s, and logs a hit with it", async () => {
@@ -79,7 +93,7 @@ describe.each(TEST_DIALECTS)("request ids (%s)", (dialect) => {
     });
 
     it("sends an id on answers Express writes itself: a 404 asset, a refused cross-origin POST", async () => {
-      expect(requestId(await request(`${server.url}/assets/missing.js`))).toMatch(UUID);
+      expect(requestId(await request(`${server.url}/assets/missing.js`))).toMatch(NEW_ID);
       const refused = await request(`${server.url}/api/newsletter/subscribe`, {
         method: "POST",
         headers: { Origin: "https://evil.example", "Content-Type": "application/json", "X-Request-Id": "proxy-403" },
@@ -135,7 +149,7 @@ describe.each(TEST_DIALECTS)("request ids (%s)", (dialect) => {
         const response = await request(`${server.url}/blog`, { headers: { "X-Request-Id": "chosen-by-client" } });
         expect(response.status).toBe(200);
         const id = requestId(response);
-        expect(id).toMatch(UUID);
+        expect(id).toMatch(NEW_ID);
         await requestLine(server, id, "/blog");
       }
       expect(server.logs().some((line) => line.reqId === "chosen-by-client")).toBe(false);
