@@ -30,9 +30,9 @@ function requestId(response: RawResponse): string {
 describe("a new request id", () => {
   it("is 16 random bytes in hexadecimal, never the same twice, across refills of its random pool", () => {
     const untrusted = () => false;
-    const request = { headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
+    const incoming = { headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
     // The pool holds 256 ids' bytes: 2,000 ids draw it several times over.
-    const ids = Array.from({ length: 2_000 }, () => chooseRequestId(request, untrusted));
+    const ids = Array.from({ length: 2_000 }, () => chooseRequestId(incoming, untrusted));
     for (const id of ids) expect(id).toMatch(NEW_ID);
     expect(new Set(ids).size).toBe(ids.length);
   });
