@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { isbot } from "isbot";
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
@@ -191,7 +192,7 @@ function pageViewCandidate(
 ): { path: string; kind: ViewKind } | undefined {
   if (req.method !== "GET") return undefined;
   const userAgent = headerValue(req, "user-agent");
-  if (!userAgent || isPrefetch(req) || isBot(userAgent)) return undefined;
+  if (!userAgent || isPrefetch(req) || isBotOnConnection(req, userAgent)) return undefined;
 
   const url = req.originalUrl ?? req.url ?? "";
   const queryStart = url.indexOf("?");
@@ -251,6 +252,26 @@ function isBot(userAgent: string): boolean {
     botAnswers.set(userAgent, answer);
   }
   return answer;
+}
+
+/**
+ * The User-Agent last judged on each connection, with its answer. A browser sends the
+ * same one on every request of a keep-alive connection, and each request's header is a
+ * new string: comparing it with the one before costs a tenth of hashing it to look it
+ * up in botAnswers (about 10 ns against 130 for a browser's, on every cache hit). A
+ * proxy's connection that carries several visitors' requests just asks botAnswers more.
+ */
+const lastAnswerOnConnection = new WeakMap<Socket, { userAgent: string; bot: boolean }>();
+
+function isBotOnConnection(req: IncomingMessage, userAgent: string): boolean {
+  const connection = req.socket;
+  // A request made up outside a server (a test's) may have no socket.
+  if (!connection) return isBot(userAgent);
+  const last = lastAnswerOnConnection.get(connection);
+  if (last?.userAgent === userAgent) return last.bot;
+  const bot = isBot(userAgent);
+  lastAnswerOnConnection.set(connection, { userAgent, bot });
+  return bot;
 }
 
 /** The path a view of this page is counted under; undefined when it is not counted. */

@@ -17,21 +17,24 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 type WithId = IncomingMessage & { id?: unknown };
 
 const ID_BYTES = 16;
+const IDS_PER_DRAW = 256;
 /**
- * Random bytes for the next ids, drawn 256 ids at a time. One native call then makes
- * each id as one flat string: about 100 ns less per request than randomUUID, which
- * builds its text by 20 concatenations (docs/decisions/015-metrics-and-request-ids.md).
+ * The next ids' text: random bytes for 256 ids drawn and turned into hexadecimal in one
+ * native call, each id then a slice of it: about 30 ns per id, against 70 ns for one
+ * native call per id and 120 ns for randomUUID, which builds its text by 20
+ * concatenations (docs/decisions/015-metrics-and-request-ids.md).
  */
-const randomPool = Buffer.alloc(ID_BYTES * 256);
-let poolOffset = randomPool.length;
+const randomBytes = Buffer.alloc(ID_BYTES * IDS_PER_DRAW);
+let randomHex = "";
+let hexOffset = 0;
 
 function newRequestId(): string {
-  if (poolOffset === randomPool.length) {
-    randomFillSync(randomPool);
-    poolOffset = 0;
+  if (hexOffset === randomHex.length) {
+    randomHex = randomFillSync(randomBytes).toString("hex");
+    hexOffset = 0;
   }
-  const id = randomPool.toString("hex", poolOffset, poolOffset + ID_BYTES);
-  poolOffset += ID_BYTES;
+  const id = randomHex.slice(hexOffset, hexOffset + ID_BYTES * 2);
+  hexOffset += ID_BYTES * 2;
   return id;
 }
 

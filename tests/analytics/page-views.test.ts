@@ -1,4 +1,5 @@
-import type { AddressInfo } from "node:net";
+import { Agent, request as httpRequest } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import express from "express";
 import { type Kysely, sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -253,6 +254,37 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     expect(await get("/about")).toBe(200);
     await counter.flush();
     expect(await rows(handle.db)).toEqual([{ day: utcDay(new Date()), path: "/about", views: 1 }]);
+  });
+
+  it("judges each request's User-Agent on its own when one connection carries several", async () => {
+    const { url, counter } = await startSite();
+    // One keep-alive connection, as a reverse proxy's to the server may be.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const connections = new Set<Socket>();
+    const getOnAgent = (userAgent: string) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = httpRequest(`${url}/about`, {
+          agent,
+          headers: { ...DOCUMENT_HEADERS, "user-agent": userAgent },
+        });
+        outgoing.once("socket", (socket) => connections.add(socket));
+        outgoing.once("response", (response) => {
+          response.resume();
+          response.once("end", () => resolve(response.statusCode ?? 0));
+        });
+        outgoing.once("error", reject);
+        outgoing.end();
+      });
+    try {
+      for (const userAgent of [BOT_UA, BROWSER_UA, BROWSER_UA, BOT_UA, BROWSER_UA, BOT_UA]) {
+        expect(await getOnAgent(userAgent)).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(connections.size).toBe(1);
+    await counter.flush();
+    expect(await rows(handle.db)).toEqual([{ day: utcDay(new Date()), path: "/about", views: 3 }]);
   });
 
   it("adds up counts from several instances sharing the database", async () => {

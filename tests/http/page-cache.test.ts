@@ -10,6 +10,7 @@ import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/connection.ts";
 import { serveCachedPagesFirst } from "../../server/http/cached-pages.ts";
 import { createPageCache, PAGE_CACHE_CONTROL } from "../../server/http/page-cache/index.ts";
+import { pageCacheKey } from "../../server/http/page-cache/rules.ts";
 import { assignCspNonce, securityHeaders } from "../../server/http/security-headers.ts";
 import { createLogger } from "../../server/logger.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
@@ -379,6 +380,16 @@ describe("page cache rules (in-process)", () => {
     const missing = await request(`${base}/missing`);
     expect(missing.status).toBe(404);
     expect(header(missing, "cache-control")).toBeUndefined();
+  });
+
+  it("excludes a private prefix as a whole path segment, not every path that starts with its letters", () => {
+    const keyOf = (url: string) => pageCacheKey({ method: "GET", url, headers: {} });
+    for (const excluded of ["/admin", "/admin/tips", "/auth.data", "/.well-known/security.txt", "/healthz", "/api/"]) {
+      expect(keyOf(excluded), excluded).toBeNull();
+    }
+    for (const kept of ["/administrator", "/newsletters", "/apis", "/.well-knownx", "/assets-list", "/blog/admin"]) {
+      expect(keyOf(kept), kept).toBe(kept);
+    }
   });
 
   it("sends a body too large to keep as it was written, and renders it every time", async () => {

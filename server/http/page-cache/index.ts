@@ -185,6 +185,27 @@ function markedStale(headers: FlatHeaders): FlatHeaders {
   return headers.map((value, index) => (index > 0 && headers[index - 1] === PAGE_CACHE_HEADER_NAME ? "stale" : value));
 }
 
+/** For each stored header list, the list a hit writes: the stored headers, then the request's own. */
+const answerHeaders = new WeakMap<FlatHeaders, FlatHeaders>();
+
+/**
+ * The stored headers followed by a request's own (its id, HSTS), in a list kept beside
+ * the stored one and refilled for each answer. A new list per hit copied the 30-odd
+ * stored entries, about 100 ns of every hit and garbage for the collector. Refilling
+ * is safe because writeHead() turns the list into the response's header text before it
+ * returns: no other answer can see it half-refilled.
+ */
+function followedBy(stored: FlatHeaders, own: FlatHeaders): FlatHeaders {
+  let list = answerHeaders.get(stored);
+  if (!list) {
+    list = [...stored];
+    answerHeaders.set(stored, list);
+  }
+  list.length = stored.length;
+  for (const header of own) list.push(header);
+  return list;
+}
+
 /** The status, headers and body answering `req` from `page`. */
 function answerFor(req: IncomingMessage, page: CachedPage) {
   let chosen = page.identity;
@@ -235,8 +256,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     stale: boolean,
   ): ServedPage => {
     const answer = answerFor(req, page);
-    const headers = stale ? markedStale(answer.headers) : answer.headers;
-    res.writeHead(answer.status, extraHeaders ? [...headers, ...extraHeaders] : headers);
+    if (stale) res.writeHead(answer.status, [...markedStale(answer.headers), ...(extraHeaders ?? [])]);
+    else res.writeHead(answer.status, extraHeaders ? followedBy(answer.headers, extraHeaders) : answer.headers);
     res.end(answer.body);
     return { status: answer.status, contentType: page.contentType };
   };
