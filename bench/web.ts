@@ -22,7 +22,8 @@ import { CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } from "./web-d
 /**
  * `npm run bench:web`: the production server on a fresh SQLite database with a
  * realistic data set, driven by a load generator that is not the bottleneck (wrk when
- * installed, see bench/load-generator.ts), several rounds, medians printed:
+ * installed, see bench/load-generator.ts), several rounds, medians printed (a ratio
+ * between two servers: the median of the rounds' ratios, see pairedRatio):
  * - the cached public pages, identity and gzip, each against nginx serving the same
  *   bodies and a minimal node:http server answering the same headers and bodies from
  *   memory (the runtime's own ceiling), with the server's and the generator's CPU share;
@@ -38,8 +39,9 @@ import { CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } from "./web-d
  */
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 4);
+/** Five: the median of three rounds was one round, and a round swings by 10% or more here. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Skips Lighthouse (a minute of Chromium) when only the server's figures are wanted. */
 const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== "0";
 /** After the load, the server's resident memory is read every RSS_SAMPLE_MS for RSS_SETTLE_MS. */
@@ -109,6 +111,18 @@ function summary(row: Row) {
 }
 
 const newRow = (): Row => ({ results: [], serverCpu: [] });
+
+/**
+ * Bastion's requests/second against a baseline's: the median of the rounds' ratios,
+ * each of two runs made one after the other. The machine's speed drifts between rounds
+ * (a baseline's rounds here ranged from 44,000 to 56,000 requests/s), and a ratio of
+ * the two medians could pair one server's fast round with the other's slow one.
+ */
+function pairedRatio(bastion: Row, baseline: Row): number {
+  return median(
+    bastion.results.map((result, round) => result.perSecond / (baseline.results[round] as LoadResult).perSecond),
+  );
+}
 const percent = (share: number) => `${Math.round(share * 100)}%`.padStart(5);
 
 /**
@@ -117,9 +131,9 @@ const percent = (share: number) => `${Math.round(share * 100)}%`.padStart(5);
  */
 function printRow(label: string, row: Row, extra = "", { errorsExpected = false } = {}) {
   const figures = summary(row);
-  const cpuPerRequest = (figures.serverCpu / figures.perSecond) * 1000;
+  const cpuPerRequest = (figures.serverCpu / figures.perSecond) * 1e6;
   console.log(
-    `${label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(7)} ${figures.p50.toFixed(2).padStart(7)} ${figures.p99.toFixed(2).padStart(7)} ${percent(figures.serverCpu)} ${cpuPerRequest.toFixed(2).padStart(7)} ${percent(figures.generatorCpu)}${figures.failures && !errorsExpected ? `  ${figures.failures} failed` : ""}${extra}`,
+    `${label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(7)} ${figures.p50.toFixed(2).padStart(7)} ${figures.p99.toFixed(2).padStart(7)} ${percent(figures.serverCpu)} ${cpuPerRequest.toFixed(1).padStart(7)} ${percent(figures.generatorCpu)}${figures.failures && !errorsExpected ? `  ${figures.failures} failed` : ""}${extra}`,
   );
   return figures;
 }
@@ -194,24 +208,29 @@ try {
 
   // ---- Cached pages
   console.log("cached pages (anonymous visitors)");
-  // cpu: the measured server's CPU share of one core; ms/req: its CPU time per request;
+  // cpu: the measured server's CPU share of one core; µs/req: its CPU time per request;
   // gen: the load generator's CPU share of one core.
-  const header = `${"".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"cpu".padStart(5)} ${"ms/req".padStart(7)} ${"gen".padStart(5)}`;
+  const header = `${"".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"cpu".padStart(5)} ${"µs/req".padStart(7)} ${"gen".padStart(5)}`;
   console.log(header);
   const cachedRows = new Map<string, { bastion: Row; nginx: Row; node: Row }>();
   for (const page of pages) {
     for (const encoding of ENCODINGS)
       cachedRows.set(`${page} ${encoding}`, { bastion: newRow(), nginx: newRow(), node: newRow() });
   }
-  // Rounds outermost: a burst of load from other processes hits every row alike.
+  // Rounds outermost: a burst of load from other processes hits every row alike. Within
+  // a round the three servers run back to back, in the reverse order every other round,
+  // so that a machine that speeds up or slows down over a round favours none of them.
   for (let round = 0; round < ROUNDS; round++) {
     for (const page of pages) {
       for (const encoding of ENCODINGS) {
         const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
         const headers = encodingHeaders(encoding);
-        await measure(rows.bastion, `${server.url}${page}`, server.pid, headers);
-        if (nginx) await measure(rows.nginx, `${nginx.url}${page}`, nginx.pid, headers);
-        await measure(rows.node, `${minimalNode.url}${page}`, minimalNode.pid, headers);
+        const runs = [
+          () => measure(rows.bastion, `${server.url}${page}`, server.pid, headers),
+          () => (nginx ? measure(rows.nginx, `${nginx.url}${page}`, nginx.pid, headers) : undefined),
+          () => measure(rows.node, `${minimalNode.url}${page}`, minimalNode.pid, headers),
+        ];
+        for (const run of round % 2 ? runs.reverse() : runs) await run();
       }
     }
   }
@@ -219,11 +238,9 @@ try {
     for (const encoding of ENCODINGS) {
       const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
       const label = `${page.length > 30 ? `${page.slice(0, 29)}…` : page} ${encoding}`;
-      const nodeFigures = summary(rows.node);
-      const nginxFigures = nginx ? summary(rows.nginx) : undefined;
       const bastion = summary(rows.bastion);
-      const ofNode = bastion.perSecond / nodeFigures.perSecond;
-      const ofNginx = nginxFigures ? bastion.perSecond / nginxFigures.perSecond : undefined;
+      const ofNode = pairedRatio(rows.bastion, rows.node);
+      const ofNginx = nginx ? pairedRatio(rows.bastion, rows.nginx) : undefined;
       const missed = [
         ofNode < 0.9 ? "below 0.9 of node:http" : "",
         ofNginx !== undefined && ofNginx < 0.6 ? "below 0.6 of nginx" : "",
