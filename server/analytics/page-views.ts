@@ -204,7 +204,7 @@ function pageViewCandidate(
   if (rawPath.endsWith(".data")) {
     kind = "data";
     pagePath = dataRequestPagePath(rawPath);
-  } else if (ACCEPTS_HTML.test(headerValue(req, "accept") ?? "")) {
+  } else if (acceptsHtml(headerValue(req, "accept") ?? "")) {
     kind = "document";
     pagePath = rawPath;
   } else {
@@ -226,6 +226,11 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 }
 
 const ACCEPTS_HTML = /text\/html/i;
+
+/** Browsers write the type in lower case: a plain search finds it, and the pattern (several times slower) is the fallback. */
+function acceptsHtml(accept: string): boolean {
+  return accept.includes("text/html") || ACCEPTS_HTML.test(accept);
+}
 const PURPOSE_HEADERS = ["sec-purpose", "purpose", "x-purpose", "x-moz"];
 const PREFETCH_PURPOSE = /prefetch|prerender|preview/i;
 

@@ -1,4 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+// Imported rather than read from the global scope: `performance` is a lazily defined
+// accessor of the global object, whose lookup on every hit cost more than the clock read.
+import { performance } from "node:perf_hooks";
 import type { PageViewCounter } from "../analytics/page-views.ts";
 import type { Logger } from "../logger.ts";
 import { type Metrics, PAGE_CACHE_ROUTE } from "../metrics/registry.ts";

@@ -52,14 +52,22 @@ function escapeLabelValue(value: string): string {
 export class RequestDurations {
   /** Per route pattern: its series, indexed by method × status class, made on first use. */
   readonly #routes = new Map<string, (Series | undefined)[]>();
+  /**
+   * The route last observed and its series: cache hits, most of the requests, all have
+   * the same route string, and comparing it is cheaper than finding it in the Map.
+   */
+  #lastRoute: string | undefined;
+  #lastRouteSeries: (Series | undefined)[] = [];
 
   /** Counts one answered request and its duration. */
   observe(method: string | undefined, route: string, status: number, seconds: number): void {
-    let routeSeries = this.#routes.get(route);
+    let routeSeries = route === this.#lastRoute ? this.#lastRouteSeries : this.#routes.get(route);
     if (!routeSeries) {
       routeSeries = new Array<Series | undefined>(METHODS.length * STATUS_CLASSES).fill(undefined);
       this.#routes.set(route, routeSeries);
     }
+    this.#lastRoute = route;
+    this.#lastRouteSeries = routeSeries;
     const verb = methodIndex(method);
     const statusClass = statusClassIndex(status);
     const slot = verb * STATUS_CLASSES + statusClass;

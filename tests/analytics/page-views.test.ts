@@ -154,11 +154,13 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     expect(await get("/blog")).toBe(200);
     expect(await get("/blog/?utm_source=newsletter")).toBe(200);
     expect(await get("/blog?category=AWS")).toBe(200);
+    // Media types are case-insensitive.
+    expect(await get("/", { ...DOCUMENT_HEADERS, accept: "TEXT/HTML" })).toBe(200);
     await counter.flush();
 
     const today = utcDay(new Date());
     expect(await rows(handle.db)).toEqual([
-      { day: today, path: "/", views: 1 },
+      { day: today, path: "/", views: 2 },
       { day: today, path: "/blog", views: 3 },
     ]);
   });

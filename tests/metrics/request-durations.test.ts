@@ -20,6 +20,8 @@ const OBSERVATIONS: [method: string | undefined, route: string, status: number, 
   ["PROPFIND", "(other)", 405, 0.001],
   [undefined, "(other)", 500, 0.05],
   ["DELETE", 'a "quoted" \\ route\nwith a newline', 204, 10],
+  // Back to a route seen before, after others.
+  ["GET", "(page cache)", 200, 0.004],
 ];
 
 function expectedStatusLabel(status: number): string {

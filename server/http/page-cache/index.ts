@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { finished } from "node:stream";
 import { promisify } from "node:util";
 import { brotliCompress, gzip, constants as zlibConstants } from "node:zlib";
@@ -201,8 +201,14 @@ function followedBy(stored: FlatHeaders, own: FlatHeaders): FlatHeaders {
     list = [...stored];
     answerHeaders.set(stored, list);
   }
-  list.length = stored.length;
-  for (const header of own) list.push(header);
+  // Overwritten in place. Cutting the list (a call into the runtime) is needed only when
+  // the number of the request's own headers changes, with HSTS.
+  if (list.length === stored.length + own.length) {
+    for (let index = 0; index < own.length; index += 1) list[stored.length + index] = own[index] as OutgoingHttpHeader;
+  } else {
+    list.length = stored.length;
+    list.push(...own);
+  }
   return list;
 }
 
