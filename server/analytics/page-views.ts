@@ -53,12 +53,22 @@ export interface PageViewCounterOptions {
 export interface PageViewCounter {
   /** Looks at the request, and records the view when the response has finished successfully. */
   observe(req: IncomingMessage, res: ServerResponse): void;
-  /** Records the view of a response already written, by its status and Content-Type. */
-  recordServed(req: IncomingMessage, status: number, contentType: string | undefined): void;
+  /**
+   * Records the view of a cached answer already written. `served` is the same object for
+   * every answer of one page and status (server/http/page-cache/): whether such an
+   * answer is a view, and of which path, is worked out once and remembered.
+   */
+  recordServed(req: IncomingMessage, served: ServedAnswer): void;
   /** Writes the pending counts now. Rejects when the database refuses them; they are kept for the next flush. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is pending (a failure is logged, not thrown). Call after the server has closed. */
   stop(): Promise<void>;
+}
+
+/** A cached answer's status and Content-Type. */
+export interface ServedAnswer {
+  status: number;
+  contentType: string;
 }
 
 type ViewKind = "document" | "data";
@@ -109,9 +119,21 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
     }
   };
 
-  const recordServed: PageViewCounter["recordServed"] = (req, status, contentType) => {
-    const candidate = pageViewCandidate(req);
-    if (candidate && isSuccessfulPage(status, contentType ?? "", candidate.kind)) record(candidate.path);
+  /** Per cached answer: the path its views count under, or null when it is not a view. */
+  const servedPaths = new WeakMap<ServedAnswer, string | null>();
+
+  const recordServed: PageViewCounter["recordServed"] = (req, served) => {
+    // The request's headers are looked at for every answer; its path (the page's, a
+    // cached page's URL has no query) and the answer only the first time.
+    if (!isVisitorsDocumentLoad(req)) return;
+    let path = servedPaths.get(served);
+    if (path === undefined) {
+      const candidate = pageViewCandidate(req);
+      const counted = candidate && isSuccessfulPage(served.status, served.contentType, candidate.kind);
+      path = counted ? candidate.path : null;
+      servedPaths.set(served, path);
+    }
+    if (path !== null) record(path);
   };
 
   async function write(batch: PendingCounts): Promise<void> {
@@ -186,13 +208,23 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A GET from a visitor's browser: with a User-Agent, not a bot's, and not a prefetch. */
+function isVisitorsGet(req: IncomingMessage): boolean {
+  if (req.method !== "GET") return false;
+  const userAgent = headerValue(req, "user-agent");
+  return !!userAgent && !isPrefetch(req) && !isBotOnConnection(req, userAgent);
+}
+
+/** A visitor's browser loading a page as a document (Accept: text/html). */
+function isVisitorsDocumentLoad(req: IncomingMessage): boolean {
+  return isVisitorsGet(req) && acceptsHtml(headerValue(req, "accept") ?? "");
+}
+
 /** What a request would count as, judged before the response; undefined when it cannot be a page view. */
 function pageViewCandidate(
   req: IncomingMessage & { originalUrl?: string },
 ): { path: string; kind: ViewKind } | undefined {
-  if (req.method !== "GET") return undefined;
-  const userAgent = headerValue(req, "user-agent");
-  if (!userAgent || isPrefetch(req) || isBotOnConnection(req, userAgent)) return undefined;
+  if (!isVisitorsGet(req)) return undefined;
 
   const url = req.originalUrl ?? req.url ?? "";
   const queryStart = url.indexOf("?");

@@ -49,7 +49,7 @@ export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListe
     }
     const elapsedMs = performance.now() - started;
     metrics?.observeRequest(req.method, PAGE_CACHE_ROUTE, served.status, elapsedMs / 1000);
-    pageViews.recordServed(req, served.status, served.contentType);
+    pageViews.recordServed(req, served);
     if (!logger.isLevelEnabled("info")) return;
     // The line server/http/request-log.ts writes for every other request.
     const path = (req.url ?? "").split("?")[0];

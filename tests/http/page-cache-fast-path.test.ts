@@ -116,10 +116,12 @@ describe("page cache fast path on the built server", () => {
   // Last: stopping the server writes the pending counts.
   it("counts page views of hits (browsers' document loads only)", async () => {
     await warm("/blog");
+    await warm("/");
     const page = { "User-Agent": BROWSER, Accept: "text/html,application/xhtml+xml" };
-    for (let view = 0; view < 3; view++) {
-      const hit = await request(`${server.url}/blog`, { headers: page });
-      expect(header(hit, "x-page-cache")).toBe("hit");
+    // Each page's views under its own path, whichever page a visitor loaded before.
+    for (const pagePath of ["/blog", "/", "/blog", "/blog", "/"]) {
+      const hit = await request(`${server.url}${pagePath}`, { headers: page });
+      expect(header(hit, "x-page-cache"), pagePath).toBe("hit");
     }
     // Not views: a bot, a prefetch, a HEAD, a 304.
     await request(`${server.url}/blog`, { headers: { ...page, "User-Agent": "Googlebot/2.1" } });
@@ -131,8 +133,16 @@ describe("page cache fast path on the built server", () => {
     expect(await server.stop()).toBe(0);
     const database = openDatabase(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error" }).database);
     try {
-      const rows = await database.db.selectFrom("page_views").selectAll().where("path", "=", "/blog").execute();
-      expect(rows).toEqual([expect.objectContaining({ day: utcDay(new Date()), path: "/blog", views: 3 })]);
+      const rows = await database.db
+        .selectFrom("page_views")
+        .selectAll()
+        .where("path", "in", ["/", "/blog"])
+        .orderBy("path")
+        .execute();
+      expect(rows).toEqual([
+        expect.objectContaining({ day: utcDay(new Date()), path: "/", views: 2 }),
+        expect.objectContaining({ day: utcDay(new Date()), path: "/blog", views: 3 }),
+      ]);
     } finally {
       await database.close();
     }

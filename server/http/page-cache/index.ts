@@ -51,6 +51,11 @@ export interface PageCacheOptions {
   maxBodyBytes?: number;
 }
 
+/**
+ * What a cached answer was, for the listener's accounting. One object per page and
+ * status, the same for every answer: what is worked out about it (whether it is a page
+ * view, and of which path) can be remembered on it.
+ */
 export interface ServedPage {
   status: number;
   contentType: string;
@@ -84,18 +89,32 @@ const ENCODINGS: Encoding[] = ["br", "gzip", "identity"];
 const MIN_COMPRESSED_BYTES = 1024;
 const PAGE_CACHE_HEADER_NAME = PAGE_CACHE_HEADER.toLowerCase();
 
+/** One complete answer of a page, made when the page is stored: a hit allocates nothing of it. */
+interface Answer {
+  status: 200 | 304;
+  headers: FlatHeaders;
+  body: Buffer | undefined;
+  served: ServedPage;
+  /**
+   * The list a hit writes: `headers`, then the request's own (its id, HSTS), refilled
+   * for each answer. A new list per hit copied the 30-odd stored entries, about 100 ns
+   * of every hit and garbage for the collector. Refilling is safe because writeHead()
+   * turns the list into the response's header text before it returns: no other answer
+   * can see it half-refilled.
+   */
+  written: FlatHeaders;
+}
+
 interface Representation {
-  body: Buffer;
   etag: string;
-  /** The complete headers of a 200 and of a 304 with this representation. */
-  ok: FlatHeaders;
-  notModified: FlatHeaders;
+  get: Answer;
+  head: Answer;
+  notModified: Answer;
 }
 
 interface CachedPage {
   /** The content version the page was rendered at. */
   version: number;
-  contentType: string;
   identity: Representation;
   gzip?: Representation;
   br?: Representation;
@@ -111,11 +130,26 @@ function tagFor(body: Buffer, suffix: string): string {
   return `"${digest}${suffix}"`;
 }
 
-function representation(headers: FlatHeaders, body: Buffer, etag: string, encoding: Encoding): Representation {
+function answer(status: 200 | 304, headers: FlatHeaders, body: Buffer | undefined, served: ServedPage): Answer {
+  return { status, headers, body, served, written: [...headers] };
+}
+
+function representation(
+  headers: FlatHeaders,
+  body: Buffer,
+  etag: string,
+  encoding: Encoding,
+  served: { ok: ServedPage; notModified: ServedPage },
+): Representation {
   const notModified = [...headers, "etag", etag];
   const ok = [...notModified, "content-length", String(body.length)];
   if (encoding !== "identity") ok.push("content-encoding", encoding);
-  return { body, etag, ok, notModified };
+  return {
+    etag,
+    get: answer(200, ok, body, served.ok),
+    head: answer(200, ok, undefined, served.ok),
+    notModified: answer(304, notModified, undefined, served.notModified),
+  };
 }
 
 /** The entry of a rendered body: its headers as every answer replays them, and its compressed variants. */
@@ -135,10 +169,11 @@ async function pageFrom(
     PAGE_CACHE_HEADER_NAME,
     "hit",
   ];
+  const contentType = String(rendered["content-type"]);
+  const served = { ok: { status: 200, contentType }, notModified: { status: 304, contentType } };
   const page: CachedPage = {
     version,
-    contentType: String(rendered["content-type"]),
-    identity: representation(headers, body, tagFor(body, ""), "identity"),
+    identity: representation(headers, body, tagFor(body, ""), "identity", served),
     size: body.length,
   };
   if (body.length < MIN_COMPRESSED_BYTES) return page;
@@ -152,8 +187,8 @@ async function pageFrom(
       },
     }),
   ]);
-  page.gzip = representation(headers, gzipped, tagFor(body, "-gzip"), "gzip");
-  page.br = representation(headers, brotli, tagFor(body, "-br"), "br");
+  page.gzip = representation(headers, gzipped, tagFor(body, "-gzip"), "gzip", served);
+  page.br = representation(headers, brotli, tagFor(body, "-br"), "br", served);
   page.size += gzipped.length + brotli.length;
   return page;
 }
@@ -165,18 +200,25 @@ interface EncodingNegotiator {
 
 /**
  * The encodings an Accept-Encoding header accepts, best first (negotiator; ties go to
- * our order). Remembered per header value: clients send few distinct ones.
+ * our order). Remembered per header value: clients send few distinct ones. The last
+ * value is also kept apart: browsers send the same one, and comparing it with the
+ * request's costs less than hashing the request's (a new string each time) to look it up.
  */
 const acceptedEncodings = new LRUCache<string, Encoding[]>({ max: 100 });
+let lastAcceptEncoding = "";
+let lastAccepted: Encoding[] = ["identity"];
 
 function encodingsAccepted(acceptEncoding: string | undefined): Encoding[] {
   const header = acceptEncoding ?? "";
+  if (header === lastAcceptEncoding) return lastAccepted;
   let accepted = acceptedEncodings.get(header);
   if (!accepted) {
     const negotiator = new Negotiator({ headers: { "accept-encoding": header } }) as unknown as EncodingNegotiator;
     accepted = negotiator.encodings(ENCODINGS, { preferred: ENCODINGS }) as Encoding[];
     acceptedEncodings.set(header, accepted);
   }
+  lastAcceptEncoding = header;
+  lastAccepted = accepted;
   return accepted;
 }
 
@@ -185,35 +227,33 @@ function markedStale(headers: FlatHeaders): FlatHeaders {
   return headers.map((value, index) => (index > 0 && headers[index - 1] === PAGE_CACHE_HEADER_NAME ? "stale" : value));
 }
 
-/** For each stored header list, the list a hit writes: the stored headers, then the request's own. */
-const answerHeaders = new WeakMap<FlatHeaders, FlatHeaders>();
-
-/**
- * The stored headers followed by a request's own (its id, HSTS), in a list kept beside
- * the stored one and refilled for each answer. A new list per hit copied the 30-odd
- * stored entries, about 100 ns of every hit and garbage for the collector. Refilling
- * is safe because writeHead() turns the list into the response's header text before it
- * returns: no other answer can see it half-refilled.
- */
-function followedBy(stored: FlatHeaders, own: FlatHeaders): FlatHeaders {
-  let list = answerHeaders.get(stored);
-  if (!list) {
-    list = [...stored];
-    answerHeaders.set(stored, list);
-  }
+/** `answer.written` refilled with the request's own headers after the stored ones (see Answer.written). */
+function followedBy(answer: Answer, own: FlatHeaders): FlatHeaders {
+  const list = answer.written;
+  const stored = answer.headers.length;
   // Overwritten in place. Cutting the list (a call into the runtime) is needed only when
   // the number of the request's own headers changes, with HSTS.
-  if (list.length === stored.length + own.length) {
-    for (let index = 0; index < own.length; index += 1) list[stored.length + index] = own[index] as OutgoingHttpHeader;
+  if (list.length === stored + own.length) {
+    for (let index = 0; index < own.length; index += 1) list[stored + index] = own[index] as OutgoingHttpHeader;
   } else {
-    list.length = stored.length;
+    list.length = stored;
     list.push(...own);
   }
   return list;
 }
 
-/** The status, headers and body answering `req` from `page`. */
-function answerFor(req: IncomingMessage, page: CachedPage) {
+/**
+ * Whether the request's validators match the representation (304). Most requests carry
+ * none: they are told apart without a call to fresh().
+ */
+function isFresh(req: IncomingMessage, etag: string): boolean {
+  const headers = req.headers;
+  if (headers["if-none-match"] === undefined && headers["if-modified-since"] === undefined) return false;
+  return fresh(headers, { etag });
+}
+
+/** The answer to `req` from `page`. */
+function answerFor(req: IncomingMessage, page: CachedPage): Answer {
   let chosen = page.identity;
   for (const encoding of encodingsAccepted(req.headers["accept-encoding"])) {
     const candidate = page[encoding];
@@ -222,8 +262,8 @@ function answerFor(req: IncomingMessage, page: CachedPage) {
       break;
     }
   }
-  if (fresh(req.headers, { etag: chosen.etag })) return { status: 304, headers: chosen.notModified, body: undefined };
-  return { status: 200, headers: chosen.ok, body: req.method === "HEAD" ? undefined : chosen.body };
+  if (isFresh(req, chosen.etag)) return chosen.notModified;
+  return req.method === "HEAD" ? chosen.head : chosen.get;
 }
 
 /** A page rendered for this request: what capture needs to keep it. */
@@ -263,9 +303,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   ): ServedPage => {
     const answer = answerFor(req, page);
     if (stale) res.writeHead(answer.status, [...markedStale(answer.headers), ...(extraHeaders ?? [])]);
-    else res.writeHead(answer.status, extraHeaders ? followedBy(answer.headers, extraHeaders) : answer.headers);
+    else res.writeHead(answer.status, extraHeaders ? followedBy(answer, extraHeaders) : answer.headers);
     res.end(answer.body);
-    return { status: answer.status, contentType: page.contentType };
+    return answer.served;
   };
 
   /**
