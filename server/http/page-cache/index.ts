@@ -205,16 +205,21 @@ interface EncodingNegotiator {
  * request's costs less than hashing the request's (a new string each time) to look it up.
  */
 const acceptedEncodings = new LRUCache<string, Encoding[]>({ max: 100 });
+
+function negotiatedEncodings(header: string): Encoding[] {
+  const negotiator = new Negotiator({ headers: { "accept-encoding": header } }) as unknown as EncodingNegotiator;
+  return negotiator.encodings(ENCODINGS, { preferred: ENCODINGS }) as Encoding[];
+}
+
 let lastAcceptEncoding = "";
-let lastAccepted: Encoding[] = ["identity"];
+let lastAccepted = negotiatedEncodings(lastAcceptEncoding);
 
 function encodingsAccepted(acceptEncoding: string | undefined): Encoding[] {
   const header = acceptEncoding ?? "";
   if (header === lastAcceptEncoding) return lastAccepted;
   let accepted = acceptedEncodings.get(header);
   if (!accepted) {
-    const negotiator = new Negotiator({ headers: { "accept-encoding": header } }) as unknown as EncodingNegotiator;
-    accepted = negotiator.encodings(ENCODINGS, { preferred: ENCODINGS }) as Encoding[];
+    accepted = negotiatedEncodings(header);
     acceptedEncodings.set(header, accepted);
   }
   lastAcceptEncoding = header;
