@@ -54,7 +54,7 @@ export interface PageCacheOptions {
 /**
  * What a cached answer was, for the listener's accounting. One object per page and
  * status, the same for every answer: what is worked out about it (whether it is a page
- * view, and of which path) can be remembered on it.
+ * view, and of which path) can be remembered per object.
  */
 export interface ServedPage {
   status: number;
