@@ -123,8 +123,9 @@ export function createPageViewCounter(options: PageViewCounterOptions): PageView
   const servedPaths = new WeakMap<ServedAnswer, string | null>();
 
   const recordServed: PageViewCounter["recordServed"] = (req, served) => {
-    // The request's headers are looked at for every answer; its path (the page's, a
-    // cached page's URL has no query) and the answer only the first time.
+    // The request's headers differ from one answer to the next and are read every time.
+    // The path does not: every answer object belongs to one cached page, whose URL has no
+    // query, so the path and the answer's status are judged once per object.
     if (!isVisitorsDocumentLoad(req)) return;
     let path = servedPaths.get(served);
     if (path === undefined) {

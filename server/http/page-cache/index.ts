@@ -7,6 +7,7 @@ import type { RequestHandler } from "express";
 import fresh from "fresh";
 import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
+import type { ServedAnswer } from "../../analytics/page-views.ts";
 import { captureResponse } from "./capture.ts";
 import {
   type FlatHeaders,
@@ -52,14 +53,12 @@ export interface PageCacheOptions {
 }
 
 /**
- * What a cached answer was, for the listener's accounting. One object per page and
- * status, the same for every answer: what is worked out about it (whether it is a page
- * view, and of which path) can be remembered per object.
+ * What a cached answer was (its status and Content-Type), for the listener's accounting:
+ * the page-view counter's own type. One object per page and status, the same for every
+ * answer, so that what is worked out about it (whether it is a page view, and of which
+ * path) can be remembered per object.
  */
-export interface ServedPage {
-  status: number;
-  contentType: string;
-}
+export type ServedPage = ServedAnswer;
 
 export interface PageCache {
   /**
