@@ -156,11 +156,13 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     expect(await get("/blog?category=AWS")).toBe(200);
     // Media types are case-insensitive.
     expect(await get("/", { ...DOCUMENT_HEADERS, accept: "TEXT/HTML" })).toBe(200);
+    // HTML need not be the first type asked for.
+    expect(await get("/", { ...DOCUMENT_HEADERS, accept: "application/xhtml+xml,text/html;q=0.9" })).toBe(200);
     await counter.flush();
 
     const today = utcDay(new Date());
     expect(await rows(handle.db)).toEqual([
-      { day: today, path: "/", views: 2 },
+      { day: today, path: "/", views: 3 },
       { day: today, path: "/blog", views: 3 },
     ]);
   });
@@ -237,6 +239,8 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
       secPurposeData: await get("/blog.data", { ...DATA_HEADERS, "sec-purpose": "prefetch" }),
       prerender: await get("/blog", { ...DOCUMENT_HEADERS, "sec-purpose": "prefetch;prerender" }),
       purpose: await get("/blog", { ...DOCUMENT_HEADERS, purpose: "prefetch" }),
+      xPurpose: await get("/blog", { ...DOCUMENT_HEADERS, "x-purpose": "preview" }),
+      xMoz: await get("/blog", { ...DOCUMENT_HEADERS, "x-moz": "prefetch" }),
     };
     const head = await fetch(`${url}/blog`, { method: "HEAD", headers: DOCUMENT_HEADERS });
     const post = await fetch(`${url}/blog`, { method: "POST", headers: DOCUMENT_HEADERS, body: "email=a%40b.c" });
