@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import type { OutgoingHttpHeader } from "node:http";
+import { request as httpRequest, type OutgoingHttpHeader } from "node:http";
 import path from "node:path";
 import { freePort } from "../tests/helpers/server.ts";
-import { INSTALL_HINT, onPath } from "./load-generator.ts";
+import { BROWSER_HEADERS, INSTALL_HINT, onPath } from "./load-generator.ts";
 
 /**
  * What bench:web compares the server with, serving the bytes the server answered:
@@ -12,6 +12,14 @@ import { INSTALL_HINT, onPath } from "./load-generator.ts";
  *   precomputed headers and body: the ceiling of the Node runtime itself, which no
  *   Node server can pass.
  */
+
+export const ENCODINGS = ["identity", "gzip"] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
+/** A browser's document load of a page, asking for `encoding`. */
+export function encodingHeaders(encoding: Encoding): Record<string, string> {
+  return encoding === "gzip" ? { ...BROWSER_HEADERS, "Accept-Encoding": "gzip" } : BROWSER_HEADERS;
+}
 
 export interface SavedPage {
   path: string;
@@ -27,8 +35,47 @@ export interface Baseline {
   stop(): void;
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, name: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+/** Headers of one response or connection: not replayed by the node:http baseline. */
+const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** The server's raw answer (headers and undecoded body) to a browser's request. */
+function fetchRaw(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: OutgoingHttpHeader[]; body: Buffer }>((resolve, reject) => {
+    const outgoing = httpRequest(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.once("error", reject);
+      response.once("end", () => {
+        const flat: OutgoingHttpHeader[] = [];
+        for (let index = 0; index < response.rawHeaders.length; index += 2) {
+          const name = response.rawHeaders[index] as string;
+          if (!PER_RESPONSE.has(name.toLowerCase())) flat.push(name, response.rawHeaders[index + 1] as string);
+        }
+        resolve({ status: response.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+      });
+    });
+    outgoing.once("error", reject);
+    outgoing.end();
+  });
+}
+
+/** The server's answers to each page in each encoding, for the baselines to serve. */
+export async function savePages(serverUrl: string, paths: string[]): Promise<SavedPage[]> {
+  const saved: SavedPage[] = [];
+  for (const page of paths) {
+    const answers = {} as Record<Encoding, { headers: OutgoingHttpHeader[]; body: Buffer }>;
+    for (const encoding of ENCODINGS) {
+      const answer = await fetchRaw(`${serverUrl}${page}`, encodingHeaders(encoding));
+      if (answer.status !== 200) throw new Error(`${page} answered ${answer.status}`);
+      answers[encoding] = answer;
+    }
+    saved.push({ path: page, ...answers });
+  }
+  return saved;
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, name: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       if ((await fetch(`${url}/`)).ok) return;
@@ -90,8 +137,16 @@ http {
 /** The nginx line bench:web prints when nginx is not installed. */
 export const NGINX_MISSING = `nginx is not installed (${INSTALL_HINT}): no nginx rows`;
 
-/** A minimal node:http server answering the saved pages from memory, headers included. */
-export async function startMinimalNode(root: string, pages: SavedPage[]): Promise<Baseline> {
+/**
+ * A minimal node:http server answering the saved pages from memory, headers included.
+ * `wrapper` is a command that runs it (valgrind's, for bench:instructions), with `env`
+ * as its environment.
+ */
+export async function startMinimalNode(
+  root: string,
+  pages: SavedPage[],
+  { wrapper = [], env = process.env }: { wrapper?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<Baseline> {
   const file = path.join(root, "pages.json");
   writeFileSync(
     file,
@@ -122,11 +177,10 @@ export async function startMinimalNode(root: string, pages: SavedPage[]): Promis
       res.end(answer.body);
     }).listen(${port}, "127.0.0.1");
   `;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const command = [...wrapper, process.execPath, "--input-type=module", "-e", script];
+  const child = spawn(command[0] as string, command.slice(1), { env, stdio: ["ignore", "ignore", "inherit"] });
   const name = "minimal node:http (the same headers and bodies, from memory)";
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilServing(url, child, name);
+  await waitUntilServing(url, child, name, wrapper.length ? 120_000 : 10_000);
   return { name, url, pid: child.pid as number, stop: () => child.kill("SIGTERM") };
 }

@@ -17,10 +17,14 @@ export function buildIfMissing(): void {
 /**
  * The production server as tests/helpers/server.ts spawns it, but with LOG_LEVEL=warn:
  * one JSON request log line per request, parsed by this process, would compete with
- * the load generator for the CPU. On SQLite in `dataDir`, with `env` added; ready when
- * /healthz answers.
+ * the load generator for the CPU. On SQLite in `dataDir`, with `env` added, run by
+ * `wrapper` when one is given (valgrind); ready when /healthz answers.
  */
-export async function startQuietServer(dataDir: string, env: Record<string, string> = {}) {
+export async function startQuietServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { wrapper = [], startTimeoutMs = 30_000 }: { wrapper?: string[]; startTimeoutMs?: number } = {},
+) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawnServerProcess(
@@ -32,6 +36,7 @@ export async function startQuietServer(dataDir: string, env: Record<string, stri
       LOG_LEVEL: "warn",
       ...env,
     }),
+    wrapper,
   );
   // Read the server's output as it comes: a full pipe would stall it.
   let stderr = "";
@@ -40,7 +45,7 @@ export async function startQuietServer(dataDir: string, env: Record<string, stri
     stderr += chunk;
   });
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;

@@ -118,9 +118,13 @@ export function serverEnvironment(variables: Record<string, string | undefined>)
   return env;
 }
 
-/** Spawns `node server/main.ts` as `npm start` runs it, with this environment (see serverEnvironment). */
-export function spawnServerProcess(env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
+/**
+ * Spawns `node server/main.ts` as `npm start` runs it, with this environment (see
+ * serverEnvironment), run by `wrapper` when one is given (valgrind, for a bench).
+ */
+export function spawnServerProcess(env: NodeJS.ProcessEnv, wrapper: string[] = []): ChildProcess {
+  const command = [...wrapper, process.execPath, ...SERVER_NODE_FLAGS, SERVER_ENTRY];
+  const child = spawn(command[0] as string, command.slice(1), {
     cwd: PROJECT_ROOT,
     env: { ...SERVER_MALLOC_ENVIRONMENT, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,149 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { ENCODINGS, encodingHeaders, savePages, startMinimalNode } from "./baselines.ts";
+import { buildIfMissing, startQuietServer } from "./bench-server.ts";
+import { onPath } from "./load-generator.ts";
+import { createBenchSite, SECTIONS_PER_CHAPTER } from "./web-data.ts";
+
+/**
+ * `npm run bench:instructions`: the instructions the server executes per cached page it
+ * answers, against the minimal node:http server answering the same bytes, both run
+ * under valgrind's callgrind, which counts every instruction of the process.
+ *
+ * bench:web's requests per second move by 10–20% between runs on a shared machine; these
+ * counts do not depend on what else the machine runs, so a change of a few hundred
+ * instructions per answer shows. What they leave out is what bench:web measures: the
+ * kernel's part (socket writes, waking the client), cache misses, time. They do include
+ * the process's other threads: V8 compiling and marking garbage in the background,
+ * which a count of a few thousand requests may or may not catch (a median of three
+ * counts once read 172,000 instructions an answer where the other rows read 110,000).
+ * Such work only ever adds to a count, so each page is counted COUNTS times after a
+ * warm-up and the lowest count is printed. Requests come from autocannon at 50
+ * connections, as a browser's document loads (page views are counted as in production).
+ */
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4_000);
+const COUNTS = 3;
+/** The first page warms the server's code up; the other pages only their own data. */
+const FIRST_WARM_UP = 20_000;
+const WARM_UP = 3_000;
+const INSTALL_VALGRIND = "apt-get install -y valgrind";
+
+const valgrind = onPath("valgrind");
+if (!valgrind || !onPath("callgrind_control")) {
+  console.error(`bench:instructions needs valgrind (${INSTALL_VALGRIND})`);
+  process.exit(1);
+}
+
+/**
+ * valgrind names the pipes callgrind_control talks through after the $USER and $HOST
+ * of the process it runs: the server's HOST is its listening address, 127.0.0.1, and
+ * the minimal server is given the same.
+ */
+const CONTROL_ENV = { ...process.env, HOST: "127.0.0.1" };
+
+function callgrind(outFile: string): string[] {
+  return [
+    valgrind as string,
+    "--tool=callgrind",
+    "--quiet",
+    // Counting starts when asked, after the start-up and the warm-up.
+    "--instr-atstart=no",
+    // V8 writes machine code into memory as it compiles: valgrind must see it change.
+    "--smc-check=all-non-file",
+    `--callgrind-out-file=${outFile}`,
+  ];
+}
+
+function control(pid: number, ...args: string[]): void {
+  const run = spawnSync("callgrind_control", [...args, String(pid)], { env: CONTROL_ENV, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`callgrind_control ${args.join(" ")} failed: ${run.stderr}${run.stdout}`);
+}
+
+async function load(url: string, requests: number, headers: Record<string, string>): Promise<void> {
+  const result = await autocannon({ url, connections: 50, amount: requests, headers });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) throw new Error(`${url}: ${failures} of ${requests} requests failed`);
+}
+
+/** The instructions the process ran per answer over REQUESTS answers of `url`: one callgrind dump, read back. */
+async function instructionsPerAnswer(
+  server: { pid: number; outFile: string },
+  url: string,
+  headers: Record<string, string>,
+): Promise<number> {
+  control(server.pid, "--zero");
+  control(server.pid, "--instr=on");
+  await load(url, REQUESTS, headers);
+  control(server.pid, "--instr=off");
+  control(server.pid, "--dump");
+  // Each dump is a new file: the out file's name, then its number.
+  const folder = path.dirname(server.outFile);
+  const prefix = `${path.basename(server.outFile)}.`;
+  const dumps = readdirSync(folder)
+    .filter((name) => name.startsWith(prefix))
+    .sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
+  const latest = readFileSync(path.join(folder, dumps.at(-1) as string), "utf8");
+  const totals = /^totals: (\d+)$/m.exec(latest);
+  if (!totals) throw new Error(`No totals in callgrind's dump ${dumps.at(-1)}`);
+  return Number(totals[1]) / REQUESTS;
+}
+
+buildIfMissing();
+const { workDir, dataDir, database, slugs } = await createBenchSite("bastion-bench-instructions-");
+await database.close();
+chmodSync(workDir, 0o755);
+const chapter = `/projects/${slugs[Math.floor(slugs.length / 2)]}`;
+const pages = ["/", chapter, "/blog", "/resources", "/about"];
+
+const bastionOut = path.join(workDir, "bastion.callgrind");
+const server = await startQuietServer(dataDir, {}, { wrapper: callgrind(bastionOut), startTimeoutMs: 180_000 });
+const minimalOut = path.join(workDir, "minimal.callgrind");
+let minimal: Awaited<ReturnType<typeof startMinimalNode>> | undefined;
+try {
+  const saved = await savePages(server.url, pages);
+  minimal = await startMinimalNode(workDir, saved, { wrapper: callgrind(minimalOut), env: CONTROL_ENV });
+
+  console.log(
+    `bench:instructions — instructions per cached answer, counted by callgrind over ${REQUESTS} requests (50 connections) after a warm-up, the lowest of ${COUNTS} counts; chapter of ${SECTIONS_PER_CHAPTER} sections`,
+  );
+  console.log("server: production build, one process, SQLite, LOG_LEVEL=warn (no request log lines)");
+  console.log(`baseline: ${minimal.name}`);
+  console.log("");
+  console.log(`${"".padEnd(44)} ${"Bastion".padStart(9)} ${"node:http".padStart(9)} ${"ratio".padStart(6)}`);
+  const targets = [
+    { pid: server.pid, outFile: bastionOut, url: server.url },
+    { pid: minimal.pid, outFile: minimalOut, url: minimal.url },
+  ];
+  const counted = new Map<string, number[]>();
+  // One server at a time: valgrind runs a process several times slower, and the two
+  // would compete for the machine's cores.
+  for (const target of targets) {
+    let warmUp = FIRST_WARM_UP;
+    for (const page of pages) {
+      for (const encoding of ENCODINGS) {
+        const label = `${page.length > 30 ? `${page.slice(0, 29)}…` : page} ${encoding}`;
+        const url = `${target.url}${page}`;
+        const headers = encodingHeaders(encoding);
+        await load(url, warmUp, headers);
+        warmUp = WARM_UP;
+        const counts: number[] = [];
+        for (let count = 0; count < COUNTS; count++) counts.push(await instructionsPerAnswer(target, url, headers));
+        counted.set(label, [...(counted.get(label) ?? []), Math.min(...counts)]);
+      }
+    }
+  }
+  for (const [label, [bastion, node]] of counted) {
+    // As bench:web's ratios: above 1 where Bastion needs fewer instructions than node:http.
+    const ratio = (node as number) / (bastion as number);
+    console.log(
+      `${label.padEnd(44)} ${(bastion as number).toFixed(0).padStart(9)} ${(node as number).toFixed(0).padStart(9)} ${ratio.toFixed(3).padStart(6)}`,
+    );
+  }
+} finally {
+  minimal?.stop();
+  await server.stop();
+  rmSync(workDir, { recursive: true, force: true });
+}
