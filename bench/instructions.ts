@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { ENCODINGS, encodingHeaders, savePages, startMinimalNode } from "./baselines.ts";
 import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 import { onPath } from "./load-generator.ts";
-import { createBenchSite, SECTIONS_PER_CHAPTER } from "./web-data.ts";
+import { benchPages, createBenchSite, SECTIONS_PER_CHAPTER } from "./web-data.ts";
 
 /**
  * `npm run bench:instructions`: the instructions the server executes per cached page it
@@ -94,9 +94,7 @@ async function instructionsPerAnswer(
 buildIfMissing();
 const { workDir, dataDir, database, slugs } = await createBenchSite("bastion-bench-instructions-");
 await database.close();
-chmodSync(workDir, 0o755);
-const chapter = `/projects/${slugs[Math.floor(slugs.length / 2)]}`;
-const pages = ["/", chapter, "/blog", "/resources", "/about"];
+const { pages } = benchPages(slugs);
 
 const bastionOut = path.join(workDir, "bastion.callgrind");
 const server = await startQuietServer(dataDir, {}, { wrapper: callgrind(bastionOut), startTimeoutMs: 180_000 });

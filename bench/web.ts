@@ -16,7 +16,7 @@ import {
 import { buildIfMissing, startQuietServer } from "./bench-server.ts";
 import { lighthouseScores } from "./lighthouse.ts";
 import { type LoadResult, loadGenerator, median, processCpuSeconds, residentMegabytes } from "./load-generator.ts";
-import { CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } from "./web-data.ts";
+import { benchPages, CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } from "./web-data.ts";
 
 /**
  * `npm run bench:web`: the production server on a fresh SQLite database with a
@@ -145,8 +145,7 @@ await database.close();
 // must be able to read the saved pages (mkdtemp makes the folder private).
 chmodSync(workDir, 0o755);
 
-const chapter = `/projects/${slugs[Math.floor(slugs.length / 2)]}`;
-const pages = ["/", chapter, "/blog", "/resources", "/about"];
+const { chapter, pages } = benchPages(slugs);
 const server = await startQuietServer(dataDir);
 const baselines: Baseline[] = [];
 const failures: string[] = [];
