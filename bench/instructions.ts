@@ -63,9 +63,15 @@ function control(pid: number, ...args: string[]): void {
 }
 
 async function load(url: string, requests: number, headers: Record<string, string>): Promise<void> {
-  const result = await autocannon({ url, connections: 50, amount: requests, headers });
+  // A server under valgrind answers tens of times more slowly, and pauses while valgrind
+  // translates code it has not run yet: autocannon's 10 s timeout is too short for it.
+  const result = await autocannon({ url, connections: 50, amount: requests, headers, timeout: 120 });
   const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0) throw new Error(`${url}: ${failures} of ${requests} requests failed`);
+  if (failures > 0) {
+    throw new Error(
+      `${url}: ${failures} of ${requests} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+    );
+  }
 }
 
 /** The instructions the process ran per answer over REQUESTS answers of `url`: one callgrind dump, read back. */
