@@ -91,9 +91,11 @@ async function instructionsPerAnswer(
   const dumps = readdirSync(folder)
     .filter((name) => name.startsWith(prefix))
     .sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
-  const latest = readFileSync(path.join(folder, dumps.at(-1) as string), "utf8");
+  const newest = dumps.at(-1);
+  if (!newest) throw new Error(`callgrind wrote no dump to ${folder}`);
+  const latest = readFileSync(path.join(folder, newest), "utf8");
   const totals = /^totals: (\d+)$/m.exec(latest);
-  if (!totals) throw new Error(`No totals in callgrind's dump ${dumps.at(-1)}`);
+  if (!totals) throw new Error(`No totals in callgrind's dump ${newest}`);
   return Number(totals[1]) / REQUESTS;
 }
 
