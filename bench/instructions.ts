@@ -13,8 +13,8 @@ import { benchPages, createBenchSite, SECTIONS_PER_CHAPTER } from "./web-data.ts
  * under valgrind's callgrind, which counts every instruction of the process.
  *
  * bench:web's requests per second move by 10–20% between runs on a shared machine; these
- * counts do not depend on what else the machine runs, so a change of a few hundred
- * instructions per answer shows. What they leave out is what bench:web measures: the
+ * counts hardly depend on what else the machine runs (only through when V8's background
+ * compiler finishes), so a change of a few hundred instructions per answer shows. What they leave out is what bench:web measures: the
  * kernel's part (socket writes, waking the client), cache misses, time. They do include
  * the process's other threads: V8 compiling and marking garbage in the background,
  * which a count of a few thousand requests may or may not catch (a median of three
@@ -124,8 +124,8 @@ try {
     { pid: minimal.pid, outFile: minimalOut, url: minimal.url },
   ];
   const counted = new Map<string, number[]>();
-  // One server at a time: valgrind runs a process several times slower, and the two
-  // would compete for the machine's cores.
+  // One server at a time: under valgrind each needs a core of its own, and autocannon
+  // another.
   for (const target of targets) {
     let warmUp = FIRST_WARM_UP;
     for (const page of pages) {
