@@ -2,11 +2,11 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 // Imported rather than read from the global scope: `performance` is a lazily defined
 // accessor of the global object, whose lookup on every hit cost more than the clock read.
 import { performance } from "node:perf_hooks";
-import type { PageViewCounter } from "../analytics/page-views.ts";
+import type { PageViewCounter, ServedAnswer } from "../analytics/page-views.ts";
 import type { Logger } from "../logger.ts";
 import { type Metrics, PAGE_CACHE_ROUTE } from "../metrics/registry.ts";
 import { compileTrust, isSecure, type TrustProxy } from "./client-address.ts";
-import type { PageCache, ServedPage } from "./page-cache/index.ts";
+import type { PageCache } from "./page-cache/index.ts";
 import { chooseRequestId, REQUEST_ID_HEADER, rememberRequestId } from "./request-id.ts";
 import { STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
@@ -39,7 +39,7 @@ const HSTS: string[] = ["strict-transport-security", STRICT_TRANSPORT_SECURITY];
 export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListener {
   const { pageCache, logger, pageViews, metrics, next } = options;
   const trust = compileTrust(options.trustProxy);
-  const finish = (req: IncomingMessage, res: ServerResponse, id: string, started: number, served?: ServedPage) => {
+  const finish = (req: IncomingMessage, res: ServerResponse, id: string, started: number, served?: ServedAnswer) => {
     if (!served) {
       rememberRequestId(req, id);
       res.setHeader(REQUEST_ID_HEADER, id);

@@ -52,14 +52,6 @@ export interface PageCacheOptions {
   maxBodyBytes?: number;
 }
 
-/**
- * What a cached answer was (its status and Content-Type), for the listener's accounting:
- * the page-view counter's own type. One object per page and status, the same for every
- * answer, so that what is worked out about it (whether it is a page view, and of which
- * path) can be remembered per object.
- */
-export type ServedPage = ServedAnswer;
-
 export interface PageCache {
   /**
    * Answers a hit in full from its precomputed response (plus `extraHeaders`, e.g.
@@ -72,7 +64,7 @@ export interface PageCache {
     req: IncomingMessage,
     res: ServerResponse,
     extraHeaders?: FlatHeaders,
-  ): ServedPage | undefined | Promise<ServedPage | undefined>;
+  ): ServedAnswer | undefined | Promise<ServedAnswer | undefined>;
   /**
    * Express middleware, just before the renderer: the rendered answer of a request
    * respond() remembered is held back, stored when it turns out storable, and answered
@@ -93,7 +85,12 @@ interface Answer {
   status: 200 | 304;
   headers: FlatHeaders;
   body: Buffer | undefined;
-  served: ServedPage;
+  /**
+   * What the answer was (status and Content-Type), for the listener's accounting: one
+   * object per page and status, the same for every answer, so that what is worked out
+   * about it (whether it is a page view, and of which path) is remembered per object.
+   */
+  served: ServedAnswer;
   /**
    * The list a hit writes: `headers`, then the request's own (its id, HSTS), refilled
    * for each answer. A new list per hit copied the 30-odd stored entries, about 100 ns
@@ -129,7 +126,7 @@ function tagFor(body: Buffer, suffix: string): string {
   return `"${digest}${suffix}"`;
 }
 
-function answer(status: 200 | 304, headers: FlatHeaders, body: Buffer | undefined, served: ServedPage): Answer {
+function answer(status: 200 | 304, headers: FlatHeaders, body: Buffer | undefined, served: ServedAnswer): Answer {
   return { status, headers, body, served, written: [...headers] };
 }
 
@@ -138,7 +135,7 @@ function representation(
   body: Buffer,
   etag: string,
   encoding: Encoding,
-  served: { ok: ServedPage; notModified: ServedPage },
+  served: { ok: ServedAnswer; notModified: ServedAnswer },
 ): Representation {
   const notModified = [...headers, "etag", etag];
   const ok = [...notModified, "content-length", String(body.length)];
@@ -304,7 +301,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     res: ServerResponse,
     extraHeaders: FlatHeaders | undefined,
     stale: boolean,
-  ): ServedPage => {
+  ): ServedAnswer => {
     const answer = answerFor(req, page);
     if (stale) res.writeHead(answer.status, [...markedStale(answer.headers), ...(extraHeaders ?? [])]);
     else res.writeHead(answer.status, extraHeaders ? followedBy(answer, extraHeaders) : answer.headers);
@@ -350,7 +347,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     res: ServerResponse,
     extraHeaders: FlatHeaders | undefined,
     waitsLeft: number,
-  ): ServedPage | undefined | Promise<ServedPage | undefined> => {
+  ): ServedAnswer | undefined | Promise<ServedAnswer | undefined> => {
     const path = pageCacheKey(req);
     if (path === null) return undefined;
     const version = options.version();
