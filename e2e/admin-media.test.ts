@@ -231,7 +231,11 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         await checkState(page, theme, "the alt text dialog");
         await dialog.getByLabel("Alt text").fill(`  Sunrise over the lab (${theme})  `);
         await dialog.getByRole("button", { name: "Save changes" }).click();
-        await toast(page, "Alt text updated successfully!").waitFor();
+        const updated = toast(page, "Alt text updated successfully!");
+        await updated.waitFor();
+        // Like the copy's toast, this one can open under the pointer and cover the Delete button.
+        await updated.getByRole("button", { name: "Close toast" }).click();
+        await updated.waitFor({ state: "hidden" });
         await dialog.waitFor({ state: "hidden" });
         await expect.poll(() => textOf(uploaded.getByTestId("media-alt"))).toBe(`Sunrise over the lab (${theme})`);
         expect(await thumbnail.getAttribute("alt")).toBe(`Sunrise over the lab (${theme})`);
