@@ -210,16 +210,16 @@ export async function insertEditor(
   }
 }
 
-/**
- * A fresh work folder whose `data` folder holds a SQLite site with the data set and the
- * editor; the database is left open for more rows. Returns the chapter slugs in order.
- */
 /** The public pages the benches load: the home page, a chapter from the middle of the course, the lists, about. */
 export function benchPages(slugs: string[]): { chapter: string; pages: string[] } {
   const chapter = `/projects/${slugs[Math.floor(slugs.length / 2)]}`;
   return { chapter, pages: ["/", chapter, "/blog", "/resources", "/about"] };
 }
 
+/**
+ * A fresh work folder whose `data` folder holds a SQLite site with the data set and the
+ * editor; the database is left open for more rows. Returns the chapter slugs in order.
+ */
 export async function createBenchSite(prefix: string) {
   const workDir = mkdtempSync(path.join(tmpdir(), prefix));
   const dataDir = path.join(workDir, "data");

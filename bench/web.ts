@@ -87,7 +87,13 @@ const newRow = (): Row => ({ results: [], serverCpu: [] });
  * (a baseline's rounds here ranged from 44,000 to 56,000 requests/s), and a ratio of
  * the two medians could pair one server's fast round with the other's slow one.
  */
-function pairedRatio(bastion: Row, baseline: Row): { median: number; lowest: number; highest: number } {
+interface PairedRatio {
+  median: number;
+  lowest: number;
+  highest: number;
+}
+
+function pairedRatio(bastion: Row, baseline: Row): PairedRatio {
   const ratios = bastion.results.map(
     (result, round) => result.perSecond / (baseline.results[round] as LoadResult).perSecond,
   );
@@ -95,7 +101,7 @@ function pairedRatio(bastion: Row, baseline: Row): { median: number; lowest: num
 }
 
 /** A ratio as printed: the median, and the rounds' range, which shows how far one round can be trusted. */
-const ratioText = (ratio: { median: number; lowest: number; highest: number }, of: string) =>
+const ratioText = (ratio: PairedRatio, of: string) =>
   `${ratio.median.toFixed(2)} of ${of} (${ratio.lowest.toFixed(2)}–${ratio.highest.toFixed(2)})`;
 const percent = (share: number) => `${Math.round(share * 100)}%`.padStart(5);
 
