@@ -21,6 +21,17 @@ export interface Listeners {
   closeAllConnections(): void;
 }
 
+/**
+ * Requests that declare no body (neither Content-Length nor Transfer-Encoding, as every
+ * GET a browser sends) reach the handler with their body stream already ended, instead
+ * of going through a stream's life (an 'end', then a 'close', each a turn of the event
+ * loop, and the response waiting on them): about a tenth of the CPU time of a page-cache
+ * hit (docs/decisions/008-page-cache.md). Such a stream never emits 'data' or 'end', so a
+ * reader of a body would wait forever: the body limits refuse bodiless requests of the
+ * methods whose bodies are read (server/http/body-limit.ts).
+ */
+const SERVER_OPTIONS = { optimizeEmptyRequests: true };
+
 export async function listenOnPort(handler: RequestListener, host: string, port: number): Promise<Listeners> {
   // SO_REUSEPORT would also let a second process of the same user bind the port, and the
   // kernel would split visitors between the two instances. A plain bind first keeps a port
@@ -29,7 +40,7 @@ export async function listenOnPort(handler: RequestListener, host: string, port:
   const servers: Server[] = [];
   try {
     for (let index = 0; index < LISTENING_SOCKETS; index += 1) {
-      const server = createServer(handler);
+      const server = createServer(SERVER_OPTIONS, handler);
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORM_BODY_REQUIRED, FORM_BODY_UNREADABLE } from "../../app/lib/read-form.server.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
@@ -84,6 +85,77 @@ describe("methods an endpoint does not take", () => {
     }
     expect(serverErrors()).toEqual([]);
   });
+});
+
+/**
+ * A request that declares no body (neither Content-Length nor Transfer-Encoding) reaches
+ * the app with its body stream already ended (server/http/listeners.ts): one whose body
+ * is read must be answered at once, never left waiting for a body that cannot come.
+ * node:http's client declares a length on every POST, so the POST is written by hand.
+ */
+function postDeclaringNoBody(url: string, headers: Record<string, string>): Promise<number> {
+  const { host, hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = "";
+    const lines = Object.entries({ Host: host, Connection: "close", ...headers }).map(
+      ([name, value]) => `${name}: ${value}`,
+    );
+    socket.on("connect", () => socket.write(`POST ${pathname}${search} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`));
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      received += chunk;
+    });
+    socket.once("error", reject);
+    socket.once("end", () => resolve(Number(received.match(/^HTTP\/1\.1 (\d{3})/)?.[1] ?? 0)));
+  });
+}
+
+/** The answer, or a failure naming the request once `ms` have passed without one. */
+function answeredWithin<T>(ms: number, what: string, answer: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+describe("requests that declare no body", () => {
+  const readers = () => [
+    ...BODY_ROUTES.map((route) => actionPath(route)),
+    "/api/auth/sign-in/email",
+    "/api/auth/update-user",
+  ];
+
+  it("answers a POST without Content-Length 411 wherever a body is read", async () => {
+    for (const path of readers()) {
+      const status = await postDeclaringNoBody(`${site.server.url}${path}`, {
+        Origin: site.server.url,
+        Cookie: cookie,
+        "Content-Type": "application/x-www-form-urlencoded",
+      });
+      expect(status, `POST ${path}`).toBe(411);
+    }
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it("answers a DELETE without a body at once wherever a body is read, with a 4xx", async () => {
+    for (const path of readers()) {
+      for (const type of [undefined, "application/json"]) {
+        const response = await answeredWithin(
+          5_000,
+          `DELETE ${path} (${type ?? "no type"})`,
+          request(`${site.server.url}${path}`, {
+            method: "DELETE",
+            headers: { Origin: site.server.url, Cookie: cookie, ...(type ? { "Content-Type": type } : {}) },
+          }),
+        );
+        expect(response.status, `DELETE ${path} (${type ?? "no type"})`).toBeGreaterThanOrEqual(400);
+        expect(response.status, `DELETE ${path} (${type ?? "no type"})`).toBeLessThan(500);
+        if (type) expect(response.status, `DELETE ${path} (${type})`).toBe(411);
+      }
+    }
+    expect(serverErrors()).toEqual([]);
+  }, 60_000);
 });
 
 describe("the theme form's return path", () => {

@@ -5,6 +5,7 @@ import type { Route } from "./+types/newsletter-bounce-webhook";
 
 /** POST /api/newsletter/webhooks/bounce {email, type, reason}, authenticated by a shared secret header. */
 export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   return handleBounceWebhook(context.get(servicesContext), request);
 }
 

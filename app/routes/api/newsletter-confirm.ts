@@ -13,5 +13,6 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   return handleConfirm(context.get(servicesContext), request);
 }

@@ -5,6 +5,7 @@ import type { Route } from "./+types/newsletter-subscribe";
 
 /** POST /api/newsletter/subscribe (JSON {email} or the home page's form). */
 export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   return handleSubscribe(context.get(servicesContext), request);
 }
 

@@ -20,6 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const services = context.get(servicesContext);
   await requireApiRole(services, request, "admin");
   let body: unknown;

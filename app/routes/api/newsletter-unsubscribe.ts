@@ -5,6 +5,7 @@ import type { Route } from "./+types/newsletter-unsubscribe";
 
 /** POST /api/newsletter/unsubscribe {token}, and the RFC 8058 one-click POST. */
 export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   return handleUnsubscribe(context.get(servicesContext), request);
 }
 
