@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type OutgoingHttpHeader } from "node:http";
 import path from "node:path";
+import { SERVER_OPTIONS } from "../server/http/listeners.ts";
 import { freePort } from "../tests/helpers/server.ts";
 import { BROWSER_HEADERS, INSTALL_HINT, onPath } from "./load-generator.ts";
 
@@ -9,8 +10,8 @@ import { BROWSER_HEADERS, INSTALL_HINT, onPath } from "./load-generator.ts";
  * What bench:web compares the server with, serving the bytes the server answered:
  * - nginx (one worker process), the static server a deployment would put in front;
  * - a minimal node:http server answering each page from memory with the server's own
- *   precomputed headers and body: the ceiling of the Node runtime itself, which no
- *   Node server can pass.
+ *   precomputed headers and body, created with the server's own options: the ceiling of
+ *   the Node runtime itself, which no Node server can pass.
  */
 
 export const ENCODINGS = ["identity", "gzip"] as const;
@@ -169,7 +170,7 @@ export async function startMinimalNode(
         gzip: { headers: page.gzip.headers, body: Buffer.from(page.gzip.body, "base64") },
       });
     }
-    createServer((req, res) => {
+    createServer(${JSON.stringify(SERVER_OPTIONS)}, (req, res) => {
       const page = pages.get(req.url);
       if (!page) { res.writeHead(404).end(); return; }
       const answer = (req.headers["accept-encoding"] ?? "").includes("gzip") ? page.gzip : page.identity;
@@ -179,7 +180,7 @@ export async function startMinimalNode(
   `;
   const command = [...wrapper, process.execPath, "--input-type=module", "-e", script];
   const child = spawn(command[0] as string, command.slice(1), { env, stdio: ["ignore", "ignore", "inherit"] });
-  const name = "minimal node:http (the same headers and bodies, from memory)";
+  const name = "minimal node:http (the same headers and bodies, from memory, and the server's createServer options)";
   const url = `http://127.0.0.1:${port}`;
   await waitUntilServing(url, child, name, wrapper.length ? 120_000 : 10_000);
   return { name, url, pid: child.pid as number, stop: () => child.kill("SIGTERM") };

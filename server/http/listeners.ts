@@ -30,7 +30,7 @@ export interface Listeners {
  * reader of a body would wait forever: the body limits refuse bodiless requests of the
  * methods whose bodies are read (server/http/body-limit.ts).
  */
-const SERVER_OPTIONS = { optimizeEmptyRequests: true };
+export const SERVER_OPTIONS = { optimizeEmptyRequests: true };
 
 export async function listenOnPort(handler: RequestListener, host: string, port: number): Promise<Listeners> {
   // SO_REUSEPORT would also let a second process of the same user bind the port, and the
