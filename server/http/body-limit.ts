@@ -5,17 +5,20 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const LENGTH_REQUIRED = "Length Required: send a Content-Length header (0 for no body).";
 
+/** Methods whose requests need no body: without one, they need no length either. */
+const BODILESS_METHODS = new Set(["DELETE", "OPTIONS"]);
+
 /**
  * Whether a request declares no body (neither Content-Length nor Transfer-Encoding) where
- * one may be read: any method but GET and HEAD, and DELETE only when it names a body
- * type. Node hands such a request over with its body stream already ended, which a reader
- * would wait on forever (server/http/listeners.ts). Browsers declare a length on every
- * POST and PUT, 0 for none; a DELETE without a body (the media API's) needs no length.
+ * one may be read: any method but GET and HEAD, and DELETE or OPTIONS only when it names
+ * a body type. Node hands such a request over with its body stream already ended, which a
+ * reader would wait on forever (server/http/listeners.ts). Browsers declare a length on
+ * every POST and PUT, 0 for none; a DELETE without a body (the media API's) needs none.
  */
 function isUndeclaredBody(req: Request): boolean {
   if (req.method === "GET" || req.method === "HEAD") return false;
   if (req.get("content-length") !== undefined || req.get("transfer-encoding") !== undefined) return false;
-  return req.method !== "DELETE" || req.get("content-type") !== undefined;
+  return !BODILESS_METHODS.has(req.method) || req.get("content-type") !== undefined;
 }
 
 /**
