@@ -159,7 +159,9 @@ describe("requests that declare no body", () => {
           }),
         );
         expect(response.status, what).toBeLessThan(500);
+        // Without a body type these methods need no length: answered by the route itself.
         if (type) expect(response.status, what).toBe(411);
+        else expect(response.status, what).not.toBe(411);
       }
     }
     expect(serverErrors()).toEqual([]);
