@@ -193,7 +193,7 @@ try {
   // and last alike. Reversing the order every other round had one server run twice in a
   // row across every round's boundary, without the pause the others had between their
   // runs: the first page of each round read 0.77–0.83 of node:http, whichever page it
-  // was, where the other pages read 0.79–1.07 (docs/decisions/008-page-cache.md).
+  // was, where the other pages read 0.79–1.07 (docs/benchmarks/page-cache-hits.md).
   for (let round = 0; round < ROUNDS; round++) {
     for (const page of pages) {
       for (const encoding of ENCODINGS) {

@@ -26,7 +26,7 @@ export interface Listeners {
  * GET a browser sends) reach the handler with their body stream already ended, instead
  * of going through a stream's life (an 'end', then a 'close', each a turn of the event
  * loop, and the response waiting on them): about a tenth of the CPU time of a page-cache
- * hit (docs/decisions/008-page-cache.md). Such a stream never emits 'data' or 'end', so a
+ * hit (docs/benchmarks/page-cache-hits.md). Such a stream never emits 'data' or 'end', so a
  * reader of a body would wait forever: the body limits refuse bodiless requests of the
  * methods whose bodies are read (server/http/body-limit.ts).
  */

@@ -12,7 +12,7 @@ import { executionAsyncResource } from "node:async_hooks";
  * tick object gets new ones, and nextTick() stays on the slow path from then on. Every
  * cached page's answer schedules ticks (the socket write's callback, the response's
  * finish): without this module a hit took about 18% more CPU time once the server had
- * run one full collection (docs/decisions/008-page-cache.md). A tick object kept alive
+ * run one full collection (docs/benchmarks/page-cache-hits.md). A tick object kept alive
  * keeps its maps, and the chain back to the literal's, alive.
  *
  * Imported first by the process entries (scripts/start.ts, server/main.ts), so that it
