@@ -26,6 +26,8 @@ import { benchPages, createBenchSite, SECTIONS_PER_CHAPTER } from "./web-data.ts
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4_000);
 const COUNTS = 3;
+/** Counts whose connections were reset (see load) are taken again, up to this many times. */
+const MAX_ATTEMPTS = 3;
 /** The first page warms the server's code up; the other pages only their own data. */
 const FIRST_WARM_UP = 20_000;
 const WARM_UP = 3_000;
@@ -62,16 +64,35 @@ function control(pid: number, ...args: string[]): void {
   if (run.status !== 0) throw new Error(`callgrind_control ${args.join(" ")} failed: ${run.stderr}${run.stdout}`);
 }
 
-async function load(url: string, requests: number, headers: Record<string, string>): Promise<void> {
+/**
+ * Loads `url` with `requests` requests; returns how many met a reset connection. A server
+ * under valgrind stalls for seconds at times (translating code, compiling): when its
+ * event loop comes back, the keep-alive timers of connections it answered before the
+ * stall fire before their next requests, waiting unread in the kernel, are read, and
+ * those connections are closed with a reset (ECONNRESET, a dozen at one instant, on a
+ * slow machine). Any other failure, or an answer that is not 2xx, is an error.
+ */
+async function load(url: string, requests: number, headers: Record<string, string>): Promise<number> {
   // A server under valgrind answers tens of times more slowly, and pauses while valgrind
   // translates code it has not run yet: autocannon's 10 s timeout is too short for it.
-  const result = await autocannon({ url, connections: 50, amount: requests, headers, timeout: 120 });
-  const failures = result.non2xx + result.errors + result.timeouts;
+  const otherErrors = new Set<string>();
+  let resets = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections: 50, amount: requests, headers, timeout: 120 }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
+    instance.on("reqError", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ECONNRESET") resets += 1;
+      else otherErrors.add(error.code ?? error.message);
+    });
+  });
+  const failures = result.non2xx + result.errors + result.timeouts - resets;
   if (failures > 0) {
     throw new Error(
-      `${url}: ${failures} of ${requests} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+      `${url}: ${failures} of ${requests} requests failed (non-2xx ${result.non2xx}, timeouts ${result.timeouts}, errors: ${[...otherErrors].join(", ") || "none"})`,
     );
   }
+  return resets;
 }
 
 /** The instructions the process ran per answer over REQUESTS answers of `url`: one callgrind dump, read back. */
@@ -80,11 +101,18 @@ async function instructionsPerAnswer(
   url: string,
   headers: Record<string, string>,
 ): Promise<number> {
-  control(server.pid, "--zero");
-  control(server.pid, "--instr=on");
-  await load(url, REQUESTS, headers);
-  control(server.pid, "--instr=off");
-  control(server.pid, "--dump");
+  for (let attempt = 1; ; attempt++) {
+    control(server.pid, "--zero");
+    control(server.pid, "--instr=on");
+    const resets = await load(url, REQUESTS, headers);
+    control(server.pid, "--instr=off");
+    control(server.pid, "--dump");
+    // A count with answers left undone, and connections opened again, is not one of
+    // REQUESTS answers: taken again.
+    if (resets === 0) break;
+    if (attempt === MAX_ATTEMPTS) throw new Error(`${url}: connections reset in ${MAX_ATTEMPTS} counts in a row`);
+    console.log(`(${url}: ${resets} connections reset by a keep-alive timeout during a stall; counted again)`);
+  }
   // Each dump is a new file: the out file's name, then its number.
   const folder = path.dirname(server.outFile);
   const prefix = `${path.basename(server.outFile)}.`;
