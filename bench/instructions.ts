@@ -65,12 +65,13 @@ function control(pid: number, ...args: string[]): void {
 }
 
 /**
- * Loads `url` with `requests` requests; returns how many met a reset connection. A server
- * under valgrind stalls for seconds at times (translating code, compiling): when its
- * event loop comes back, the keep-alive timers of connections it answered before the
- * stall fire before their next requests, waiting unread in the kernel, are read, and
- * those connections are closed with a reset (ECONNRESET, a dozen at one instant, on a
- * slow machine). Any other failure, or an answer that is not 2xx, is an error.
+ * Loads `url` with `requests` requests; returns how many met a reset connection. On a
+ * slow machine, a server under valgrind reset about a dozen connections at one instant
+ * now and then (ECONNRESET). The likely cause, not traced: the server stalls for seconds
+ * (translating code, compiling), and when its event loop comes back, the keep-alive
+ * timers of connections answered before the stall fire before their next requests,
+ * waiting unread in the kernel, are read. Any other failure, or an answer that is not
+ * 2xx, is an error.
  */
 async function load(url: string, requests: number, headers: Record<string, string>): Promise<number> {
   // A server under valgrind answers tens of times more slowly, and pauses while valgrind
@@ -111,7 +112,7 @@ async function instructionsPerAnswer(
     // REQUESTS answers: taken again.
     if (resets === 0) break;
     if (attempt === MAX_ATTEMPTS) throw new Error(`${url}: connections reset in ${MAX_ATTEMPTS} counts in a row`);
-    console.log(`(${url}: ${resets} connections reset by a keep-alive timeout during a stall; counted again)`);
+    console.log(`(${url}: ${resets} connections reset; counted again)`);
   }
   // Each dump is a new file: the out file's name, then its number.
   const folder = path.dirname(server.outFile);
