@@ -11,3 +11,11 @@ export async function answerNoSoonerThan(startedAt: number, floorMs: number): Pr
   const wait = startedAt + floorMs - performance.now();
   if (wait > 0) await sleep(wait);
 }
+
+/**
+ * How long after queuing its email a request held at a floor wakes the mail worker:
+ * twice the floor, when its answer has long left. Woken at once, the worker's run
+ * (commits that hold the event loop on SQLite until the disk has them) would fall in the
+ * held answer's time, and only for requests that queued an email.
+ */
+export const runAfterAnswerMs = (floorMs: number) => 2 * floorMs;

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { createPageViewCounter, type PageViewCounter } from "./analytics/page-views.ts";
-import { type BastionAuth, createAuth } from "./auth/auth.ts";
+import { runAfterAnswerMs } from "./answer-floor.ts";
+import { type BastionAuth, createAuth, RESET_REQUEST_ANSWER_FLOOR_MS } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
 import { ensureOwnerAccount } from "./auth/owner-setup.ts";
 import { backupBeforeMigrating } from "./backup/pre-migration.ts";
@@ -56,8 +57,8 @@ export function createAuthForDatabase(
   config: Config,
   database: DatabaseHandle,
   logger: Logger,
-  /** Wakes the mail worker of this process, when it has one, so the email leaves at once. */
-  onEmailQueued: () => void = () => {},
+  /** Wakes the mail worker of this process, when it has one, so the email leaves in `afterMs`. */
+  onEmailQueued: (afterMs: number) => void = () => {},
   /** Wakes the SMS worker of this process, when it has one, so the text message leaves at once. */
   onSmsQueued: () => void = () => {},
 ) {
@@ -68,7 +69,8 @@ export function createAuthForDatabase(
     secret: resolveAuthSecret(config),
     sendPasswordResetEmail: async (reset) => {
       await enqueuePasswordResetEmail(database.db, config, reset);
-      onEmailQueued();
+      // The email exists only for a real account: its run waits until the held answer has left.
+      onEmailQueued(runAfterAnswerMs(RESET_REQUEST_ANSWER_FLOOR_MS));
     },
     onSmsQueued,
   });
@@ -94,7 +96,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     config,
     database,
     logger,
-    () => mail.wake(),
+    (afterMs) => mail.wake(afterMs),
     () => sms.wake(),
   );
   try {

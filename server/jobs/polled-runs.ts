@@ -8,8 +8,8 @@ import type { Logger } from "../logger.ts";
  */
 
 export interface PolledRuns {
-  /** Asks for a run soon, unless one is already due sooner. */
-  wake(): void;
+  /** Asks for a run soon, or in `afterMs`, unless one is already due sooner. */
+  wake(afterMs?: number): void;
   /** A run now, after the one under way; resolves with what `run` handled, rejects with its error. */
   runOnce(): Promise<number>;
   /** True once stop() was called: a run under way should finish what it holds and claim nothing more. */
@@ -72,7 +72,7 @@ export function startPolledRuns(options: PolledRunsOptions): PolledRuns {
   schedule(0);
 
   return {
-    wake: () => schedule(WAKE_DELAY_MS),
+    wake: (afterMs = WAKE_DELAY_MS) => schedule(afterMs),
     runOnce,
     get stopping() {
       return stopping;

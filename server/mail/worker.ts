@@ -60,8 +60,11 @@ export interface MailWorkerOptions {
 }
 
 export interface MailWorker {
-  /** Asks for a run soon (debounced): call after enqueueing so the email leaves at once. */
-  wake(): void;
+  /**
+   * Asks for a run soon (debounced), or in `afterMs`: call after enqueueing so the email
+   * leaves at once, or once an answer held at a floor has left (server/answer-floor.ts).
+   */
+  wake(afterMs?: number): void;
   /** Sends every email due now; resolves with how many it handled. */
   runOnce(): Promise<number>;
   /** Finishes the emails in flight, stops polling and closes the SMTP pool. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerNoSoonerThan } from "../answer-floor.ts";
+import { answerNoSoonerThan, runAfterAnswerMs } from "../answer-floor.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { hitLimit } from "../request-limits.ts";
 import type { AppServices } from "../services.ts";
@@ -119,7 +119,7 @@ async function decideSubscription(
     }
   }
   const outcome = await subscribe(services.db, services, { email: email.data, source, ip });
-  if (outcome === "pending" || outcome === "resent") services.mail.wake();
+  if (outcome === "pending" || outcome === "resent") services.mail.wake(runAfterAnswerMs(SUBSCRIBE_ANSWER_FLOOR_MS));
   return success;
 }
 

@@ -13,6 +13,8 @@ import { type SiteWithAccounts, startSiteWithAccounts } from "../helpers/account
 
 const PAIRS = 30;
 const OWNER = { email: "tilda.timing@example.com", name: "Tilda Timing", role: "admin" as const };
+/** An account whose hourly allowance of reset emails the timing pairs do not use up. */
+const MAILED = { email: "milo.mailed@example.com", name: "Milo Mailed", role: "editor" as const };
 const activeAddress = (index: number) => `active-${index}@example.com`;
 
 let site: SiteWithAccounts;
@@ -21,7 +23,7 @@ let client = 0;
 beforeAll(async () => {
   site = await startSiteWithAccounts({
     dialect: "sqlite",
-    accounts: [OWNER],
+    accounts: [OWNER, MAILED],
     server: { env: { TRUST_PROXY: "1" } },
     seed: async ({ db }) => {
       const now = new Date().toISOString();
@@ -79,6 +81,18 @@ function expectIndistinguishable(known: number[], unknown: number[], floorMs: nu
 }
 
 describe("answers that would tell whether an address is known", () => {
+  // Only a known account's reset, or a new subscriber, gets an email: its sending must not
+  // fall within the held answer's time.
+  it.each([
+    { kind: "password-reset", path: "/api/auth/request-password-reset", email: MAILED.email },
+    { kind: "newsletter-confirmation", path: "/api/newsletter/subscribe", email: "mailed-subscriber@example.com" },
+  ])("sends the $kind email only after the answer has left", async ({ kind, path, email }) => {
+    await timed(path, { email });
+    const answeredAt = Date.now();
+    const sent = await site.server.waitForLog((line) => line.kind === kind && line.to === email);
+    expect(Date.parse(String(sent.time))).toBeGreaterThanOrEqual(answeredAt);
+  });
+
   it("takes as long to answer a reset request for an account as for an unknown address", async () => {
     const known: number[] = [];
     const unknown: number[] = [];
