@@ -21,10 +21,13 @@ export interface FeedbackMessage {
 export function useToast(message: FeedbackMessage | null | undefined, key: unknown = message): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key decides when to show again.
   useEffect(() => {
-    if (!message) return;
-    const show = message.tone === "error" ? toast.error : toast.success;
-    show(message.title, { description: message.description });
+    if (message) showToast(message);
   }, [key]);
+}
+
+export function showToast(message: FeedbackMessage): void {
+  const show = message.tone === "error" ? toast.error : toast.success;
+  show(message.title, { description: message.description });
 }
 
 export interface FeedbackProps {

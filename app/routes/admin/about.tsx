@@ -3,6 +3,7 @@ import { CertificationsList } from "~/components/about-admin/certifications";
 import { aboutIntents } from "~/components/about-admin/intents.server";
 import { SkillsList } from "~/components/about-admin/skills";
 import { TimelineEventsList } from "~/components/about-admin/timeline-events";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { PageHeader } from "~/components/ui/page-header";
 import { skipRevalidationForTabs, UrlTabs } from "~/components/ui/url-tabs";
 import { servicesContext } from "~/context";
@@ -39,6 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "editor");
   return runFormAction(await readForm(request), aboutIntents(contentStoreFor(context)), services.logger);
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 // Choosing a tab changes the address only: every tab's data is on the page already.
 export const shouldRevalidate = skipRevalidationForTabs;

@@ -8,6 +8,7 @@ import { SessionsCard } from "~/components/account/sessions-card";
 import type { AccountDetails } from "~/components/account/shared";
 import { TwoFactorCard } from "~/components/account/two-factor-card";
 import { withDetails } from "~/components/forms/answer-details.server";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { PageTitle } from "~/components/site/page-title";
 import { servicesContext, viewerContext } from "~/context";
 import { runFormAction } from "~/lib/form-action.server";
@@ -41,6 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   for (const cookie of visitor.cookies) headers.append("Set-Cookie", cookie);
   return withDetails(answer, details, headers);
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AccountPage({ loaderData }: Route.ComponentProps) {
   const { user, twoFactor, phone, sessions, passkeys } = loaderData;

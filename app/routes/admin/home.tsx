@@ -1,3 +1,4 @@
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { HomePageEditor } from "~/components/home-admin/home-page-editor";
 import { homePageIntents } from "~/components/home-admin/intents.server";
 import { newsletterSettingsIntents } from "~/components/newsletter-admin/settings-actions.server";
@@ -56,6 +57,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intents = { ...homePageIntents(contentStoreFor(context)), ...newsletterSettingsIntents(services, viewer) };
   return runFormAction(await readForm(request), intents, services.logger);
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export const shouldRevalidate = skipRevalidationForTabs;
 

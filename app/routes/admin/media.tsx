@@ -1,4 +1,5 @@
 import type { ShouldRevalidateFunction } from "react-router";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { mediaIntents } from "~/components/media/actions.server";
 import { AddImagesCard } from "~/components/media/add-images-card";
 import { MediaGrid } from "~/components/media/media-grid";
@@ -35,6 +36,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     services.logger,
   );
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 /**
  * A refused delete is read again too (React Router skips that after a 4xx): it may mean

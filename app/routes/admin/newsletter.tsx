@@ -1,5 +1,6 @@
 import { useLocation } from "react-router";
 import { z } from "zod";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { newsletterAction } from "~/components/newsletter-admin/actions.server";
 import { ActiveSubscribersChart } from "~/components/newsletter-admin/active-chart";
 import { EmailLogTab } from "~/components/newsletter-admin/email-log-tab";
@@ -86,6 +87,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "admin");
   return newsletterAction(services, await readForm(request));
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AdminNewsletterPage({ loaderData }: Route.ComponentProps) {
   const location = useLocation();

@@ -1,4 +1,5 @@
 import { Plus } from "lucide-react";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { projectsIntents } from "~/components/projects/actions.server";
 import { NewChapterDialog } from "~/components/projects/chapter-dialogs";
 import { ChaptersTable } from "~/components/projects/chapters-table";
@@ -46,6 +47,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return runFormAction(formData, projectsIntents(contentStoreFor(context)), services.logger);
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AdminProjectsPage({ loaderData }: Route.ComponentProps) {
   const { chapters, selected, sections } = loaderData;

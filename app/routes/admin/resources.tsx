@@ -1,4 +1,5 @@
 import { Plus } from "lucide-react";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { AddResourceDialog } from "~/components/resources-admin/resource-dialogs";
 import { ResourceGrid } from "~/components/resources-admin/resource-grid";
 import {
@@ -54,6 +55,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     services.logger,
   );
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AdminResourcesPage({ loaderData }: Route.ComponentProps) {
   const { resources, category } = loaderData;

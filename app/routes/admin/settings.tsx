@@ -1,3 +1,4 @@
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { ComingSoonNote } from "~/components/settings-admin/coming-soon-note";
 import { SAVE_SITE_SETTINGS_INTENT, siteSettingsFormSchema } from "~/components/settings-admin/schemas";
 import { SiteSettingsForm } from "~/components/settings-admin/site-settings-form";
@@ -42,6 +43,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     services.logger,
   );
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) {
   return (

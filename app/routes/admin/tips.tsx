@@ -1,4 +1,5 @@
 import { Plus } from "lucide-react";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import {
   addTipSchema,
   deleteTipSchema,
@@ -56,6 +57,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     services.logger,
   );
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AdminTipsPage({ loaderData }: Route.ComponentProps) {
   const { tips, category } = loaderData;

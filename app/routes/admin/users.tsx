@@ -10,6 +10,7 @@ import {
   setRoleSchema,
 } from "~/components/admin/users/schemas";
 import { withDetails } from "~/components/forms/answer-details.server";
+import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { PageTitle } from "~/components/site/page-title";
 import { servicesContext } from "~/context";
 import { formIntent, runFormAction } from "~/lib/form-action.server";
@@ -112,6 +113,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (demotedSelf) throw redirect("/admin");
   return withDetails(answer, details);
 }
+
+/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
 
 export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const { users, invitations } = loaderData;
