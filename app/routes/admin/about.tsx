@@ -41,8 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return runFormAction(await readForm(request), aboutIntents(contentStoreFor(context)), services.logger);
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 // Choosing a tab changes the address only: every tab's data is on the page already.
 export const shouldRevalidate = skipRevalidationForTabs;

@@ -43,8 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return withDetails(answer, details, headers);
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AccountPage({ loaderData }: Route.ComponentProps) {
   const { user, twoFactor, phone, sessions, passkeys } = loaderData;

@@ -58,8 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return runFormAction(await readForm(request), intents, services.logger);
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export const shouldRevalidate = skipRevalidationForTabs;
 

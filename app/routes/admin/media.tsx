@@ -37,8 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 /**
  * A refused delete is read again too (React Router skips that after a 4xx): it may mean

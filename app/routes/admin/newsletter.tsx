@@ -88,8 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return newsletterAction(services, await readForm(request));
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AdminNewsletterPage({ loaderData }: Route.ComponentProps) {
   const location = useLocation();

@@ -48,8 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return runFormAction(formData, projectsIntents(contentStoreFor(context)), services.logger);
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AdminProjectsPage({ loaderData }: Route.ComponentProps) {
   const { chapters, selected, sections } = loaderData;

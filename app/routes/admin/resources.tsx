@@ -56,8 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AdminResourcesPage({ loaderData }: Route.ComponentProps) {
   const { resources, category } = loaderData;

@@ -44,8 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) {
   return (

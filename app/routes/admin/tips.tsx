@@ -58,8 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AdminTipsPage({ loaderData }: Route.ComponentProps) {
   const { tips, category } = loaderData;

@@ -114,8 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return withDetails(answer, details);
 }
 
-/** Shows the answer's toast as it arrives (app/components/forms/toast-action-answer.ts). */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => toastActionAnswer(serverAction);
+export const clientAction = toastActionAnswer;
 
 export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const { users, invitations } = loaderData;
