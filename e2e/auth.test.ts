@@ -185,6 +185,10 @@ describe.each([
           const shown = toast(page, "Error signing in");
           await shown.waitFor();
           expect(await textOf(shown)).toContain("Invalid email or password.");
+          // Closed, so that the next attempt must show a toast of its own (and the two are
+          // not on screen together).
+          await shown.getByRole("button", { name: "Close toast" }).click();
+          await shown.waitFor({ state: "hidden" });
         }
         await expectNoAxeViolations(page);
       }
