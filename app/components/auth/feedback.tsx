@@ -18,7 +18,7 @@ export interface FeedbackMessage {
  * so every new action result toasts again; a notice from the URL passes its text, so
  * a revalidation of the page does not repeat it.
  */
-export function useToast(message: FeedbackMessage | null | undefined, key: unknown = message): void {
+function useToast(message: FeedbackMessage | null | undefined, key: unknown = message): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key decides when to show again.
   useEffect(() => {
     if (message) showToast(message);

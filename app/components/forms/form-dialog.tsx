@@ -20,8 +20,6 @@ export interface FormDialogProps<Schema extends FormSchema> {
   schema: Schema;
   /** The action's intent this form posts. */
   intent: string;
-  /** The route to post to (default: the current route). */
-  action?: string;
   /** Unique on the page: the intent plus the item's id for edit dialogs. */
   formId: string;
   defaultValue?: Record<string, unknown>;
@@ -54,7 +52,6 @@ export function FormDialog<Schema extends FormSchema>(props: FormDialogProps<Sch
 function DialogForm<Schema extends FormSchema>({
   schema,
   intent,
-  action,
   formId,
   defaultValue,
   submitLabel,
@@ -65,7 +62,7 @@ function DialogForm<Schema extends FormSchema>({
   const { fetcher, lastResult, busy } = useActionFetcher(intent, { onSuccess: onDone });
   const [form, fields] = useSchemaForm({ schema, id: formId, lastResult, defaultValue });
   return (
-    <fetcher.Form method="post" action={action} {...getFormProps(form)} className="flex flex-col gap-4">
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value={intent} />
       <FormErrorsScope form={form}>{children(fields, form)}</FormErrorsScope>
       <DialogFooter>
