@@ -279,22 +279,24 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         await toast(page, "Image deleted successfully").waitFor();
         await usedCard.waitFor({ state: "detached" });
 
-        // Used by a chapter after the page was loaded: refused with the reason, and the open
-        // confirmation then names the chapter.
-        await showInChapter(JOURNAL.id, late.url, `section-late-${theme}`);
+        // Used by a chapter while its confirmation is open: refused with the reason, and the
+        // open confirmation then names the chapter.
         const lateCard = card(page, `late-${theme}.jpg`);
         expect(await textOf(lateCard.getByTestId("media-usage"))).toBe("No chapter");
         await lateCard.getByRole("button", { name: `Delete late-${theme}.jpg` }).click();
+        const lateConfirm = page.getByRole("alertdialog", { name: `Delete late-${theme}.jpg?` });
+        expect(await textOf(lateConfirm)).toContain("The image and its resized copies are removed from storage.");
+        await showInChapter(JOURNAL.id, late.url, `section-late-${theme}`);
         const answer = page.waitForResponse((response) => response.request().method() === "POST");
-        await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+        await lateConfirm.getByRole("button", { name: "Delete", exact: true }).click();
         expect((await answer).status()).toBe(409);
         const refused = toast(page, "Delete failed");
         await refused.waitFor();
         expect(await textOf(refused)).toContain(
           "This image is used in 1 chapter section. Confirm to delete it anyway.",
         );
-        await expect.poll(() => textOf(confirm)).toContain(`“${JOURNAL.title}”`);
-        await confirm.getByRole("button", { name: "Delete anyway" }).click();
+        await expect.poll(() => textOf(lateConfirm)).toContain(`“${JOURNAL.title}”`);
+        await lateConfirm.getByRole("button", { name: "Delete anyway" }).click();
         await lateCard.waitFor({ state: "detached" });
         // The first delete's toast may still be showing beside this one.
         await toast(page, "Image deleted successfully").first().waitFor();
