@@ -16,12 +16,12 @@ export interface ConfirmActionProps {
   /** The action's intent, and the fields posted with it (the item's id, say). */
   intent: string;
   fields: Record<string, string>;
-  action?: string;
 }
 
 /**
  * The one delete confirmation of the admin: an alert dialog whose confirm button posts
- * the intent. It stays open (button busy) until the answer, whose toast says how it went.
+ * the intent to its own route's action, whose client action shows the answer's toast.
+ * It stays open (button busy) until the answer.
  */
 export function ConfirmAction({
   trigger,
@@ -33,7 +33,6 @@ export function ConfirmAction({
   pendingLabel = "Deleting...",
   intent,
   fields,
-  action,
 }: ConfirmActionProps) {
   const [ownOpen, setOwnOpen] = useState(false);
   const isOpen = open ?? ownOpen;
@@ -50,7 +49,7 @@ export function ConfirmAction({
             variant="danger"
             disabled={busy}
             data-testid="confirm-action"
-            onClick={() => fetcher.submit({ intent, ...fields }, { method: "post", action })}
+            onClick={() => fetcher.submit({ intent, ...fields }, { method: "post" })}
           >
             {busy ? pendingLabel : confirmLabel}
           </Button>
