@@ -1,12 +1,17 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
+import type { Request, Response } from "express";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { healthCheck } from "../../server/http/health.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { header, request } from "./client.ts";
 
-/** GET /healthz for load balancers: 200 while the database answers, 503 once it does not. */
+/**
+ * GET /healthz for load balancers: 200 while the database answers, 503 once it does not
+ * or when its ping takes over 2 s, and no timer left behind by an answered check.
+ */
 
 describe.each(TEST_DIALECTS)("GET /healthz on %s", (dialect) => {
   let database: TestDatabase;
@@ -40,6 +45,48 @@ describe.each(TEST_DIALECTS)("GET /healthz on %s", (dialect) => {
     expect(response.status).toBe(503);
     expect(JSON.parse(response.text())).toMatchObject({ database: "unreachable" });
     await server.waitForLog((line) => line.level === 50 && /health check/i.test(String(line.msg)));
+  });
+});
+
+describe("the health check's ping timeout", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Runs the handler on a response that records its status and body. */
+  function check(ping: () => Promise<void>) {
+    const answer: { status?: number; body?: unknown } = {};
+    const res = {
+      set: () => res,
+      status: (code: number) => {
+        answer.status = code;
+        return res;
+      },
+      json: (body: unknown) => {
+        answer.body = body;
+        return res;
+      },
+    };
+    const done = healthCheck(ping)({} as Request, res as unknown as Response, () => {});
+    return { answer, done };
+  }
+
+  it("leaves no timer behind once the database has answered", async () => {
+    vi.useFakeTimers();
+    const { answer, done } = check(async () => {});
+    await done;
+    expect(answer.status).toBe(200);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("answers 503 when the database does not answer within 2 s", async () => {
+    vi.useFakeTimers();
+    const { answer, done } = check(() => new Promise<void>(() => {}));
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(answer.status).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    await done;
+    expect(answer).toEqual({ status: 503, body: { status: "unavailable", database: "unreachable" } });
   });
 });
 
