@@ -13,6 +13,7 @@ import type { Metrics } from "../metrics/registry.ts";
 import { limitRequestBody, limitUploadBody } from "./body-limit.ts";
 import { privateUnlessDeclared } from "./cache-policy.ts";
 import { clientAddress, compileTrust, type TrustFunction } from "./client-address.ts";
+import { serveTopLevelClientFiles } from "./client-files.ts";
 import { handleUncaughtErrors } from "./errors.ts";
 import { healthCheck } from "./health.ts";
 import { serveLocalMedia } from "./media-files.ts";
@@ -102,7 +103,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
         fallthrough: true,
       }),
     );
-    app.use(express.static(directory, { maxAge: "1h", index: false }));
+    app.use(serveTopLevelClientFiles(directory));
   } else {
     app.use(options.clientAssets.middleware);
   }
