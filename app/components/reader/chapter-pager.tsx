@@ -1,5 +1,4 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { Link } from "react-router";
 import type { ChapterSummary } from "../../../server/content/types.ts";
 
 const BOX = "flex min-w-0 flex-1 flex-col gap-1 rounded-lg border px-4 py-3 text-sm";
@@ -40,8 +39,8 @@ function PagerItem({ chapter, direction }: { chapter: ChapterSummary | null; dir
     );
   }
   return (
-    <Link
-      to={`/projects/${chapter.slug}`}
+    <a
+      href={`/projects/${chapter.slug}`}
       rel={direction === "previous" ? "prev" : "next"}
       data-testid={`pager-${direction}`}
       className={`${BOX} ${align} border-line bg-surface-raised text-fg transition-colors hover:border-accent`}
@@ -54,6 +53,6 @@ function PagerItem({ chapter, direction }: { chapter: ChapterSummary | null; dir
       <span className="max-w-full truncate">
         {chapter.number}. {chapter.title}
       </span>
-    </Link>
+    </a>
   );
 }

@@ -1,5 +1,4 @@
 import { BookOpen, ChevronDown } from "lucide-react";
-import { Link } from "react-router";
 import type { ChapterSummary } from "../../../server/content/types.ts";
 
 function ChapterList({ chapters, currentSlug }: { chapters: ChapterSummary[]; currentSlug: string | undefined }) {
@@ -9,8 +8,8 @@ function ChapterList({ chapters, currentSlug }: { chapters: ChapterSummary[]; cu
         const current = chapter.slug === currentSlug;
         return (
           <li key={chapter.id}>
-            <Link
-              to={`/projects/${chapter.slug}`}
+            <a
+              href={`/projects/${chapter.slug}`}
               aria-current={current ? "page" : undefined}
               className={`flex gap-3 rounded-md px-3 py-2 text-sm transition-colors hover:bg-surface-raised hover:text-fg ${
                 current ? "bg-surface-raised font-semibold text-accent" : "text-fg-muted"
@@ -20,7 +19,7 @@ function ChapterList({ chapters, currentSlug }: { chapters: ChapterSummary[]; cu
                 {String(chapter.number).padStart(2, "0")}
               </span>
               <span>{chapter.title}</span>
-            </Link>
+            </a>
           </li>
         );
       })}

@@ -1,5 +1,4 @@
 import { ExternalLink } from "lucide-react";
-import { Link } from "react-router";
 import { SITE_NAME } from "~/lib/meta";
 import { FOOTER_QUICK_LINKS } from "./nav-items";
 
@@ -22,9 +21,9 @@ export function SiteFooter({ linkedinUrl, year }: { linkedinUrl: string | null; 
           <ul className="mt-3 space-y-2 text-sm">
             {FOOTER_QUICK_LINKS.map((item) => (
               <li key={item.to}>
-                <Link to={item.to} className={LINK}>
+                <a href={item.to} className={LINK}>
                   {item.label}
-                </Link>
+                </a>
               </li>
             ))}
           </ul>

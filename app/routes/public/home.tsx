@@ -1,5 +1,5 @@
 import { ArrowRight, Mail, ShieldCheck } from "lucide-react";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { safeHref } from "~/components/public/external";
 import { NewsletterForm } from "~/components/public/newsletter-form";
 import { publicPageMeta } from "~/components/public/page-meta";
@@ -108,17 +108,10 @@ function HeroButton({
 }) {
   const href = safeHref(button.link, fallback);
   const className = buttonVariants({ variant, size: "lg" });
-  if (href.startsWith("/")) {
-    return (
-      <Link to={href} data-testid={testId} className={className}>
-        {button.text}
-        {variant === "primary" && <ArrowRight aria-hidden="true" className="size-4" />}
-      </Link>
-    );
-  }
   return (
     <a href={href} data-testid={testId} className={className}>
       {button.text}
+      {variant === "primary" && href.startsWith("/") && <ArrowRight aria-hidden="true" className="size-4" />}
     </a>
   );
 }
