@@ -74,6 +74,11 @@ function summary(row: Row) {
     p50: of((result) => result.p50),
     p99: of((result) => result.p99),
     failures: row.results.reduce((sum, result) => sum + result.failures, 0),
+    /** What failed, per run that had failures (wrk: non-2xx/3xx, socket errors, its 2 s timeouts). */
+    failureKinds: row.results
+      .filter((result) => result.failures > 0)
+      .map((result) => result.failureKinds ?? `${result.failures}`)
+      .join("; "),
     generatorCpu: of((result) => result.generatorCpu),
     serverCpu: median(row.serverCpu),
   };
@@ -113,7 +118,7 @@ function printRow(label: string, row: Row, extra = "", { errorsExpected = false 
   const figures = summary(row);
   const cpuPerRequest = (figures.serverCpu / figures.perSecond) * 1e6;
   console.log(
-    `${label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(7)} ${figures.p50.toFixed(2).padStart(7)} ${figures.p99.toFixed(2).padStart(7)} ${percent(figures.serverCpu)} ${cpuPerRequest.toFixed(1).padStart(7)} ${percent(figures.generatorCpu)}${figures.failures && !errorsExpected ? `  ${figures.failures} failed` : ""}${extra}`,
+    `${label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(7)} ${figures.p50.toFixed(2).padStart(7)} ${figures.p99.toFixed(2).padStart(7)} ${percent(figures.serverCpu)} ${cpuPerRequest.toFixed(1).padStart(7)} ${percent(figures.generatorCpu)}${figures.failures && !errorsExpected ? `  ${figures.failures} failed (${figures.failureKinds})` : ""}${extra}`,
   );
   return figures;
 }
