@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type OutgoingHttpHeader } from "node:http";
 import path from "node:path";
 import { SERVER_OPTIONS } from "../server/http/listeners.ts";
-import { freePort } from "../tests/helpers/server.ts";
+import { freePort } from "../tests/helpers/free-port.ts";
 import { BROWSER_HEADERS, INSTALL_HINT, onPath } from "./load-generator.ts";
 
 /**

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { freePort } from "../tests/helpers/free-port.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
-import { freePort, serverEnvironment, spawnServerProcess } from "../tests/helpers/server.ts";
+import { serverEnvironment, spawnServerProcess } from "../tests/helpers/server.ts";
 
 /** What the benches share: the production build, and the server they measure. */
 

@@ -9,7 +9,7 @@ import {
   startSiteWithAccounts,
   TEST_PASSWORD,
 } from "../tests/helpers/accounts.ts";
-import { freePort } from "../tests/helpers/server.ts";
+import { freePort } from "../tests/helpers/free-port.ts";
 import { checkState, chooseTheme, expectKeyboardDialog, LOOKS, type Theme, toast } from "./helpers/admin-screens.ts";
 import { closeBrowser, launchBrowser, type TestPage, textOf, withPage } from "./helpers/browser.ts";
 import { visit, waitForHydration } from "./helpers/hydration.ts";

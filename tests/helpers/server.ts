@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { createTestDatabase, type TestDatabase, type TestDialect } from "./databases.ts";
+import { freePort } from "./free-port.ts";
 import { PROJECT_ROOT } from "./run-script.ts";
 
 /**
@@ -91,20 +91,6 @@ const running = new Set<ChildProcess>();
 process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error("Could not read the probe's port"))));
-    });
-  });
-}
 
 /** The environment of a server process: the runner's, cleaned of server variables, plus these. */
 export function serverEnvironment(variables: Record<string, string | undefined>): NodeJS.ProcessEnv {

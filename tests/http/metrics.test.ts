@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SiteWithAccounts, startSiteWithAccounts } from "../helpers/accounts.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { freePort, withServer } from "../helpers/server.ts";
+import { freePort } from "../helpers/free-port.ts";
+import { withServer } from "../helpers/server.ts";
 import { header, request } from "./client.ts";
 
 /**
