@@ -17,7 +17,7 @@ const LOWEST_PORT = 1_024;
 const ATTEMPTS = 50;
 
 /** The first port of the kernel's ephemeral range (Linux), else IANA's. */
-function ephemeralStart(): number {
+function readEphemeralStart(): number {
   try {
     const [start] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
     return Number(start) || 49_152;
@@ -26,11 +26,12 @@ function ephemeralStart(): number {
   }
 }
 
+const EPHEMERAL_START = readEphemeralStart();
 const handedOut = new Set<number>();
 
 function slice(): { from: number; to: number } | undefined {
   const pool = Number(process.env.VITEST_POOL_ID ?? 0) % SLICES;
-  const to = ephemeralStart() - pool * SLICE;
+  const to = EPHEMERAL_START - pool * SLICE;
   const from = to - SLICE;
   return from >= LOWEST_PORT ? { from, to } : undefined;
 }
@@ -40,7 +41,7 @@ function bindable(port: number): Promise<boolean> {
     const probe = createServer();
     probe.unref();
     probe.once("error", () => resolve(false));
-    probe.listen({ port, host: "127.0.0.1", exclusive: true }, () => probe.close(() => resolve(true)));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
 }
 
