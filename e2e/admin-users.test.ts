@@ -63,7 +63,7 @@ describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
       expect(await textOf(invitation)).toContain("Administrator");
       expect(await textOf(page.getByTestId("invitation-link"))).toMatch(/\/auth\/invite\?token=[\w-]+/);
       // The form starts again empty, with the default role.
-      expect(await email.inputValue()).toBe("");
+      await expect.poll(() => email.inputValue()).toBe("");
       await checkState(page, theme, "after an invitation");
 
       // The role dialog from the keyboard; then the last administrator stays one.
