@@ -36,25 +36,16 @@ function slice(): { from: number; to: number } | undefined {
   return from >= LOWEST_PORT ? { from, to } : undefined;
 }
 
-function bindable(port: number): Promise<boolean> {
+/** Binds `port` on 127.0.0.1 for a moment (0: one the kernel picks); the port bound, or undefined if it was taken. */
+function tryPort(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const probe = createServer();
     probe.unref();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
-
-/** The port the kernel picks for port 0: where no slice below the ephemeral range exists. */
-function anyPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
+    probe.once("error", () => resolve(undefined));
+    probe.listen(port, "127.0.0.1", () => {
       const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error("Could not read the probe's port"))));
+      const bound = typeof address === "object" && address ? address.port : undefined;
+      probe.close(() => resolve(bound));
     });
   });
 }
@@ -65,10 +56,13 @@ export async function freePort(): Promise<number> {
   if (range) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const port = range.from + Math.floor(Math.random() * (range.to - range.from));
-      if (handedOut.has(port) || !(await bindable(port))) continue;
+      if (handedOut.has(port) || (await tryPort(port)) === undefined) continue;
       handedOut.add(port);
       return port;
     }
   }
-  return anyPort();
+  // No slice below the ephemeral range on this system, or none of it free: one the kernel picks.
+  const port = await tryPort(0);
+  if (port === undefined) throw new Error("Could not bind a probe to 127.0.0.1");
+  return port;
 }
