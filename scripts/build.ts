@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type PrecompressedAsset, precompressAssets } from "./precompress-assets.ts";
 
 /**
  * `npm run build`: builds the production bundle with React Router and records beside it
@@ -30,6 +31,8 @@ const BUILD_INPUTS = [
   "tsconfig.json",
   "vite.config.ts",
   "react-router.config.ts",
+  "scripts/build.ts",
+  "scripts/precompress-assets.ts",
 ];
 
 function filesUnder(root: string, entry: string): string[] {
@@ -66,6 +69,13 @@ export function build(root: string): void {
   const reactRouter = path.join(root, "node_modules/@react-router/dev/bin.cjs");
   const result = spawnSync(process.execPath, [reactRouter, "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  const assets = precompressAssets(path.join(root, "build/client/assets"));
+  const kilobytes = (size: (asset: PrecompressedAsset) => number | undefined) =>
+    Math.round(assets.reduce((total, asset) => total + (size(asset) ?? 0), 0) / 1024);
+  console.log(
+    `Precompressed ${assets.length} client assets: ${kilobytes((asset) => asset.bytes)} KB, ` +
+      `${kilobytes((asset) => asset.br)} KB as brotli, ${kilobytes((asset) => asset.gzip)} KB as gzip`,
+  );
   writeFileSync(path.join(root, BUILD_HASH_FILE), `${inputsHash}\n`);
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
+import expressStaticGzip from "express-static-gzip";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -93,14 +94,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   if (options.localMedia) app.get("/media/:bucket/:name", serveLocalMedia(options.localMedia));
   if ("directory" in options.clientAssets) {
     const { directory } = options.clientAssets;
-    // File names under assets/ carry a content hash: they can be cached forever.
+    // File names under assets/ carry a content hash: they can be cached forever. Their
+    // brotli and gzip copies, written by the build, are sent as they are: the compression
+    // middleware leaves an answer with a Content-Encoding alone
+    // (docs/decisions/021-precompressed-assets.md).
     app.use(
       "/assets",
-      express.static(path.join(directory, "assets"), {
-        immutable: true,
-        maxAge: "1y",
+      expressStaticGzip(path.join(directory, "assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gzip"],
         index: false,
-        fallthrough: true,
+        serveStatic: { immutable: true, maxAge: "1y", index: false, fallthrough: true },
       }),
     );
     app.use(serveTopLevelClientFiles(directory));

@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import path from "node:path";
+import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../helpers/run-script.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { header, type RawResponse, request } from "./client.ts";
 
@@ -112,6 +116,39 @@ describe("static assets and compression", () => {
       expect(cacheControl, asset).toContain("max-age=31536000");
       expect(cacheControl, asset).toContain("immutable");
     }
+  });
+
+  it("sends the build's brotli and gzip copies of an asset as they are", async () => {
+    const html = (await request(`${server.url}/`)).text();
+    const stylesheet = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1] as string;
+    expect(stylesheet, "stylesheet URL in the HTML of /").toBeTruthy();
+    const file = path.join(PROJECT_ROOT, "build/client", stylesheet);
+    const original = readFileSync(file);
+    const answers = new Map<string, RawResponse>();
+    for (const acceptEncoding of ["gzip, deflate, br, zstd", "br;q=0, gzip", "identity", ""]) {
+      const response = await request(`${server.url}${stylesheet}`, { headers: { "Accept-Encoding": acceptEncoding } });
+      expect(response.status, acceptEncoding).toBe(200);
+      expect(header(response, "vary"), acceptEncoding).toMatch(/accept-encoding/i);
+      expect(header(response, "content-type"), acceptEncoding).toMatch(/^text\/css/);
+      expect(header(response, "cache-control"), acceptEncoding).toContain("immutable");
+      answers.set(acceptEncoding, response);
+    }
+    const brotli = answers.get("gzip, deflate, br, zstd") as RawResponse;
+    expect(header(brotli, "content-encoding")).toBe("br");
+    // The build's copy itself, not one compressed for this request.
+    expect(brotli.body.equals(readFileSync(`${file}.br`))).toBe(true);
+    expect(brotliDecompressSync(brotli.body).equals(original)).toBe(true);
+    const gzip = answers.get("br;q=0, gzip") as RawResponse;
+    expect(header(gzip, "content-encoding")).toBe("gzip");
+    expect(gzip.body.equals(readFileSync(`${file}.gz`))).toBe(true);
+    for (const plain of ["identity", ""]) {
+      const response = answers.get(plain) as RawResponse;
+      expect(header(response, "content-encoding"), plain).toBeUndefined();
+      expect(response.body.equals(original), plain).toBe(true);
+    }
+    // Each representation has its own validator.
+    const tags = [brotli, gzip, answers.get("identity") as RawResponse].map((response) => header(response, "etag"));
+    expect(new Set(tags).size).toBe(3);
   });
 
   it("compresses pages for clients that accept gzip", async () => {
