@@ -25,7 +25,8 @@ import { benchPages, CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } f
  * between two servers: the median of the rounds' ratios, see pairedRatio):
  * - the cached public pages, identity and gzip, each against nginx serving the same
  *   bodies and a minimal node:http server answering the same headers and bodies from
- *   memory (the runtime's own ceiling), with the server's and the generator's CPU share;
+ *   memory (the runtime's own ceiling), with the server's and the generator's CPU share,
+ *   and how often the server collected its young generation during its runs;
  * - the same pages rendered for a signed-in editor (never cached), at 50 connections
  *   for throughput and at one connection for the render's own latency, and a not-found
  *   page (rendered every time by design);
@@ -56,6 +57,33 @@ interface Row {
   results: LoadResult[];
   /** The measured server's CPU share of one core, per run. */
   serverCpu: number[];
+}
+
+/** METRICS_TOKEN of the measured server: /metrics tells its garbage collections. */
+const METRICS_TOKEN = "bench-web-metrics-token";
+
+interface YoungCollections {
+  count: number;
+  seconds: number;
+}
+
+/**
+ * The server's young-generation collections (scavenges) so far, from prom-client's GC
+ * histogram at /metrics. V8 grows the young generation under a steady load, but a
+ * process can stay with a small one and scavenge several times as often, at a cost of
+ * microseconds a request (docs/benchmarks/page-cache-hits.md): the bench says which
+ * state each of its runs was in.
+ */
+async function youngCollections(url: string): Promise<YoungCollections> {
+  const response = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+  const text = await response.text();
+  const read = (name: string) => {
+    const value = Number(text.match(new RegExp(`^${name}\\{kind="minor"\\} (\\S+)$`, "m"))?.[1]);
+    if (!Number.isFinite(value)) throw new Error(`/metrics has no ${name} for minor collections`);
+    return value;
+  };
+  return { count: read("nodejs_gc_duration_seconds_count"), seconds: read("nodejs_gc_duration_seconds_sum") };
 }
 
 const generator = loadGenerator();
@@ -157,7 +185,7 @@ await database.close();
 chmodSync(workDir, 0o755);
 
 const { chapter, pages } = benchPages(slugs);
-const server = await startQuietServer(dataDir);
+const server = await startQuietServer(dataDir, { METRICS_TOKEN });
 const baselines: Baseline[] = [];
 const failures: string[] = [];
 try {
@@ -188,6 +216,8 @@ try {
   const header = `${"".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"cpu".padStart(5)} ${"µs/req".padStart(7)} ${"gen".padStart(5)}`;
   console.log(header);
   const cachedRows = new Map<string, { bastion: Row; nginx: Row; node: Row }>();
+  /** Per Bastion run: young-generation collections per 1,000 requests, and their time per request. */
+  const scavenges = { perThousand: [] as number[], microseconds: [] as number[] };
   for (const page of pages) {
     for (const encoding of ENCODINGS)
       cachedRows.set(`${page} ${encoding}`, { bastion: newRow(), nginx: newRow(), node: newRow() });
@@ -205,7 +235,14 @@ try {
         const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
         const headers = encodingHeaders(encoding);
         const runs = [
-          () => measure(rows.bastion, `${server.url}${page}`, server.pid, headers),
+          async () => {
+            const before = await youngCollections(server.url);
+            await measure(rows.bastion, `${server.url}${page}`, server.pid, headers);
+            const after = await youngCollections(server.url);
+            const requests = (rows.bastion.results.at(-1) as LoadResult).perSecond * DURATION_SECONDS;
+            scavenges.perThousand.push(((after.count - before.count) / requests) * 1000);
+            scavenges.microseconds.push(((after.seconds - before.seconds) / requests) * 1e6);
+          },
           () => (nginx ? measure(rows.nginx, `${nginx.url}${page}`, nginx.pid, headers) : undefined),
           () => measure(rows.node, `${minimalNode.url}${page}`, minimalNode.pid, headers),
         ];
@@ -237,6 +274,11 @@ try {
       printRow(`${"".padEnd(label.length)}  node:http`, rows.node);
     }
   }
+  const spread = (values: number[], digits: number) =>
+    `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+  console.log(
+    `Bastion's young-generation collections, medians of its runs (range): ${spread(scavenges.perThousand, 1)} per 1,000 requests, ${spread(scavenges.microseconds, 2)} µs a request`,
+  );
   const cachedRss = residentMegabytes(server.pid);
 
   // ---- Rendered pages: a signed-in editor reads the site (never cached), and a page not found.
