@@ -16,7 +16,7 @@ import { accountLinkEndpoints } from "./account-endpoints.ts";
 import { apiTokenJwtOptions } from "./api-tokens.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./password-policy.ts";
 import { forgetPasswordResetLinks } from "./password-reset-links.ts";
-import { PHONE_CODE_MINUTES } from "./phone-factor.ts";
+import { PHONE_CODE_MINUTES } from "./phone-code-period.ts";
 import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
 import { AUTH_COOKIE_PREFIX } from "./session-cookie.ts";
 import { recordFailedSignIn, signInRefusal } from "./sign-in-guard.ts";

@@ -3,6 +3,7 @@ import type { Database } from "../db/schema.ts";
 import { Conflict } from "../errors.ts";
 import { SITE_NAME } from "../site.ts";
 import { countSmsSince, enqueueSms } from "../sms/outbox.ts";
+import { PHONE_CODE_MINUTES } from "./phone-code-period.ts";
 
 /**
  * The phone as a second factor: the only module that writes `phone_factors`. An
@@ -12,9 +13,6 @@ import { countSmsSince, enqueueSms } from "../sms/outbox.ts";
  * where they go and how many may be sent. phone-factor-endpoints.ts plugs it into
  * Better Auth.
  */
-
-/** How long a texted code works (Better Auth's OTP period, in minutes). */
-export const PHONE_CODE_MINUTES = 5;
 
 /** Texts per number and per account: enough for a slow network, too few to run up a bill or flood a phone. */
 export const SMS_LIMITS = {

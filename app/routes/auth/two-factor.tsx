@@ -19,7 +19,7 @@ import {
   hasTwoFactorChallenge,
   rateLimitMessage,
 } from "../../../server/auth/handler-calls.ts";
-import { PHONE_CODE_MINUTES } from "../../../server/auth/phone-factor.ts";
+import { PHONE_CODE_MINUTES } from "../../../server/auth/phone-code-period.ts";
 import type { SignInFactors } from "../../../server/auth/phone-factor-endpoints.ts";
 import type { Route } from "./+types/two-factor";
 
