@@ -405,7 +405,7 @@ describe("sign-in with a texted code", () => {
       await page.getByRole("button", { name: "Text me a code" }).click();
       await page.waitForURL((url) => url.searchParams.get("sent") === "1");
       expect(await textOf(page.getByTestId("form-notice"))).toContain(
-        "A code was sent to your phone number ending in 0456.",
+        "A code was sent to your phone number ending in 0456. It works for 5 minutes.",
       );
       await expectNoSideScroll(page, "the second step with the code field");
       await expectNoAxeViolations(page);
