@@ -46,7 +46,8 @@ export function dialogCases(chapters: SeededChapters): Map<string, DialogCase[]>
  * the pointer's targets), checks it, and closes it.
  */
 export async function checkEditDialog(page: Page, trapped: Trapped, { opener, holdsPayload }: DialogCase) {
-  await page.locator(opener).first().focus();
+  const trigger = page.locator(opener).first();
+  await trigger.focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog");
   await dialog.waitFor();
@@ -69,5 +70,13 @@ export async function checkEditDialog(page: Page, trapped: Trapped, { opener, ho
   const problems = await problemsOf(page, trapped);
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "hidden" });
+  // Radix gives the focus back to the trigger a timer's turn after the dialog is gone.
+  // The next dialog must not open before that: the late focus would land outside it,
+  // open that trigger's tooltip above it, and the tooltip would take the next Escape.
+  await expect
+    .poll(() => trigger.evaluate((element) => element === document.activeElement), {
+      message: `${page.url()}: focus back on the dialog's trigger`,
+    })
+    .toBe(true);
   return problems;
 }
