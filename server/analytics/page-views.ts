@@ -1,11 +1,9 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { isbot } from "isbot";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kysely } from "kysely";
-import { LRUCache } from "lru-cache";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { DAY_MS, utcDay } from "./days.ts";
+import { isSuccessfulPage, isVisitorsDocumentLoad, pageViewCandidate } from "./page-view-requests.ts";
 import { type PendingCount, PendingCounts } from "./pending-counts.ts";
 
 /**
@@ -14,27 +12,14 @@ import { type PendingCount, PendingCounts } from "./pending-counts.ts";
  * the IP address and User-Agent are looked at (to skip bots) but never kept, so the
  * table holds only (day, path, views). Counts are kept in memory and added to the
  * table every few seconds with an additive upsert, so several instances sharing one
- * PostgreSQL database add up instead of overwriting each other.
- *
- * What counts: a successful (2xx) GET of a public page, either a document load
- * (Accept: text/html answered with HTML) or a React Router client navigation (the
- * GET `<path>.data` request, answered 200; redirects answer 202/204 and do not count).
- * What does not: bots, requests without a User-Agent, HEAD and other methods,
- * prefetches and prerenders, the admin area, sign-in pages, the API, assets, the
- * health check, errors and 404s (so made-up paths cannot grow the table), and a
- * `.data` request for the page the browser already shows (Referer equal to the page:
- * the revalidation React Router does after a form submission, not a new view).
+ * PostgreSQL database add up instead of overwriting each other. Which requests are
+ * views is page-view-requests.ts.
  */
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 5_000;
-/** Longer paths are cut to this many characters. */
-export const MAX_PATH_LENGTH = 200;
 /** Distinct (day, path) pairs held while the database cannot be written, at most. */
 const MAX_PENDING_KEYS = 10_000;
 const ROWS_PER_STATEMENT = 500;
-
-/** Never counted: private areas and things that are not pages. Matched as whole path segments. */
-const EXCLUDED_PREFIXES = ["/admin", "/auth", "/api", "/assets", "/healthz", "/.well-known", "/__manifest"];
 
 export interface PageViewCounterOptions {
   db: Kysely<Database>;
@@ -70,8 +55,6 @@ export interface ServedAnswer {
   status: number;
   contentType: string;
 }
-
-type ViewKind = "document" | "data";
 
 export function createPageViewCounter(options: PageViewCounterOptions): PageViewCounter {
   const { db, logger } = options;
@@ -207,197 +190,4 @@ async function upsert(db: Kysely<Database>, rows: PendingCount[]): Promise<void>
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** A GET from a visitor's browser: with a User-Agent, not a bot's, and not a prefetch. */
-function isVisitorsGet(req: IncomingMessage): boolean {
-  if (req.method !== "GET") return false;
-  const headers = req.headers;
-  const userAgent = headers["user-agent"];
-  return !!userAgent && !isPrefetch(headers) && !isBotOnConnection(req, userAgent);
-}
-
-/** A visitor's browser loading a page as a document (Accept: text/html). */
-function isVisitorsDocumentLoad(req: IncomingMessage): boolean {
-  return isVisitorsGet(req) && acceptsHtml(req.headers.accept ?? "");
-}
-
-/** What a request would count as, judged before the response; undefined when it cannot be a page view. */
-function pageViewCandidate(
-  req: IncomingMessage & { originalUrl?: string },
-): { path: string; kind: ViewKind } | undefined {
-  if (!isVisitorsGet(req)) return undefined;
-
-  const url = req.originalUrl ?? req.url ?? "";
-  const queryStart = url.indexOf("?");
-  const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
-  const search = queryStart === -1 ? "" : url.slice(queryStart);
-
-  let kind: ViewKind;
-  let pagePath: string;
-  if (rawPath.endsWith(".data")) {
-    kind = "data";
-    pagePath = dataRequestPagePath(rawPath);
-  } else if (acceptsHtml(req.headers.accept ?? "")) {
-    kind = "document";
-    pagePath = rawPath;
-  } else {
-    return undefined;
-  }
-
-  const path = countedPath(pagePath);
-  if (path === undefined) return undefined;
-  if (kind === "data" && isRevalidation(firstValue(req.headers.referrer) || req.headers.referer, path, search)) {
-    return undefined;
-  }
-  return { path, kind };
-}
-
-/** A header's value, the first one when Node keeps the repeats as a list. */
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-const ACCEPTS_HTML = /text\/html/i;
-
-/**
- * A browser loading a page puts the type first, in lower case: comparing the start
- * finds it, where a search through the header cost a cached page's answer about 400
- * instructions; the pattern (several times slower) is the fallback.
- */
-function acceptsHtml(accept: string): boolean {
-  return accept.startsWith("text/html") || ACCEPTS_HTML.test(accept);
-}
-
-const PREFETCH_PURPOSE = /prefetch|prerender|preview/i;
-
-/**
- * Whether a prefetch or prerender asked for the page, by the header its browser names
- * the purpose in. Each is read by its own name: V8 answers a read by a fixed name from
- * the headers object's shape, where a read by a name held in a variable (a loop over
- * the names) looks the name up in a shared table every time, about 150 instructions
- * per header and request, about half of what a cached page's page-view check cost.
- */
-function isPrefetch(headers: IncomingHttpHeaders): boolean {
-  return (
-    isPrefetchPurpose(headers["sec-purpose"]) ||
-    isPrefetchPurpose(headers.purpose) ||
-    isPrefetchPurpose(headers["x-purpose"]) ||
-    isPrefetchPurpose(headers["x-moz"])
-  );
-}
-
-function isPrefetchPurpose(purpose: string | string[] | undefined): boolean {
-  return purpose !== undefined && PREFETCH_PURPOSE.test(String(purpose));
-}
-
-/**
- * Answers remembered per User-Agent and per path: every request of a page asks, a
- * visitor's browser sends the same User-Agent each time, and isbot's pattern costs
- * microseconds per test (a measurable share of a cached page's answer).
- */
-const botAnswers = new LRUCache<string, boolean>({ max: 1000 });
-const countedPaths = new LRUCache<string, { path: string | undefined }>({ max: 1000 });
-
-function isBot(userAgent: string): boolean {
-  let answer = botAnswers.get(userAgent);
-  if (answer === undefined) {
-    answer = isbot(userAgent);
-    botAnswers.set(userAgent, answer);
-  }
-  return answer;
-}
-
-/**
- * The User-Agent last judged on each connection, with its answer. A browser sends the
- * same one on every request of a keep-alive connection, and each request's header is a
- * new string: comparing it with the one before costs a tenth of hashing it to look it
- * up in botAnswers (about 10 ns against 130 for a browser's, on every cache hit). A
- * proxy's connection that carries several visitors' requests just asks botAnswers more.
- */
-const lastAnswerOnConnection = new WeakMap<Socket, { userAgent: string; bot: boolean }>();
-
-function isBotOnConnection(req: IncomingMessage, userAgent: string): boolean {
-  const connection = req.socket;
-  // A request made up outside a server (a test's) may have no socket.
-  if (!connection) return isBot(userAgent);
-  const last = lastAnswerOnConnection.get(connection);
-  if (last?.userAgent === userAgent) return last.bot;
-  const bot = isBot(userAgent);
-  lastAnswerOnConnection.set(connection, { userAgent, bot });
-  return bot;
-}
-
-/** The path a view of this page is counted under; undefined when it is not counted. */
-function countedPath(pagePath: string): string | undefined {
-  let counted = countedPaths.get(pagePath);
-  if (!counted) {
-    const path = normalizePagePath(pagePath);
-    counted = { path: path === undefined || isExcluded(path) ? undefined : path };
-    countedPaths.set(pagePath, counted);
-  }
-  return counted.path;
-}
-
-/**
- * The page a React Router data request loads: `/blog.data` → `/blog`, `/blog/_.data`
- * → `/blog/`, `/_.data` → `/` (and `/_root.data` → `/`, the root's name in React Router 7).
- */
-function dataRequestPagePath(rawPath: string): string {
-  if (rawPath === "/_root.data") return "/";
-  if (rawPath.endsWith("/_.data")) return rawPath.slice(0, -"_.data".length);
-  return rawPath.slice(0, -".data".length);
-}
-
-/**
- * One spelling per page: percent-encoding decoded, repeated and trailing slashes
- * removed (except the root "/"), letter case kept, cut to MAX_PATH_LENGTH.
- * Undefined for a path that cannot be a page (bad encoding, control characters).
- */
-export function normalizePagePath(rawPath: string): string | undefined {
-  let path: string;
-  try {
-    path = decodeURI(rawPath);
-  } catch {
-    return undefined;
-  }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (!path.startsWith("/") || /[\u0000-\u001f\u007f]/.test(path)) return undefined;
-  path = path.replace(/\/{2,}/g, "/");
-  if (path.length > 1) path = path.replace(/\/+$/, "");
-  // Cut by code points, so that no half of a surrogate pair is stored.
-  if (path.length > MAX_PATH_LENGTH) path = Array.from(path).slice(0, MAX_PATH_LENGTH).join("");
-  return path || "/";
-}
-
-function isExcluded(path: string): boolean {
-  return EXCLUDED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-}
-
-/** A `.data` request for the very page (path and query) the browser shows: a revalidation. */
-function isRevalidation(referer: string | undefined, path: string, search: string): boolean {
-  if (!referer) return false;
-  let shown: URL;
-  try {
-    shown = new URL(referer);
-  } catch {
-    return false;
-  }
-  return normalizePagePath(shown.pathname) === path && pageQuery(shown.search) === pageQuery(search);
-}
-
-/** The query of a page, without the parameters React Router adds to data requests. */
-function pageQuery(search: string): string {
-  const params = new URLSearchParams(search);
-  params.delete("_routes");
-  params.delete("index");
-  params.sort();
-  return params.toString();
-}
-
-function isSuccessfulPage(status: number, contentType: string, kind: ViewKind): boolean {
-  // Data requests answer redirects with 202 or 204 and a redirect payload.
-  if (kind === "data") return status === 200;
-  if (status < 200 || status >= 300 || status === 204) return false;
-  return /^\s*text\/html\b/i.test(contentType);
 }
