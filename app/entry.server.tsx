@@ -52,11 +52,6 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ): Response | Promise<Response> {
-  // https://httpwg.org/specs/rfc9110.html#HEAD
-  if (request.method.toUpperCase() === "HEAD") {
-    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
-  }
-
   // Read before rendering: a response whose scripts lack the CSP header's nonce would be broken.
   const { cspNonce: nonce } = loadContext.get(requestContext);
   const userAgent = request.headers.get("user-agent");

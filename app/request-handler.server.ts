@@ -12,7 +12,7 @@ import { type RequestValues, requestContext, servicesContext } from "./context.t
  * sets the app's context keys; server/main.ts loads it by path, never by an import.
  */
 export function createReactRouterHandler(services: AppServices): RequestHandler {
-  return createRequestHandler({
+  const handle = createRequestHandler({
     // The build itself, not a function returning it: given a function, React Router
     // derives its routes again on every request (about 8% of a render). In development
     // Vite loads this module afresh for every request (server/main.ts), so edits still
@@ -30,4 +30,19 @@ export function createReactRouterHandler(services: AppServices): RequestHandler 
       return context;
     },
   });
+  // React Router answers a HEAD without rendering its body, so without the headers its
+  // GET gets from the render: Content-Type, and the page cache's ETag and Cache-Control
+  // (server/http/page-cache/ stores a page from a render's body). A HEAD is rendered as
+  // its GET instead, and node:http sends none of the body. The adapter reads the method
+  // as it builds its request, before its first await: for everything after that, the
+  // request is a HEAD again.
+  return (req, res, next) => {
+    if (req.method !== "HEAD") return handle(req, res, next);
+    req.method = "GET";
+    try {
+      return handle(req, res, next);
+    } finally {
+      req.method = "HEAD";
+    }
+  };
 }

@@ -336,6 +336,24 @@ describe("page cache rules (in-process)", () => {
     expect(head.body.length).toBe(0);
   });
 
+  it("stores a page whose first request is a HEAD, and answers it with its GET's headers", async () => {
+    const rendersBefore = renders;
+    const head = await request(`${base}/first-head`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(header(head, "x-page-cache")).toBe("miss");
+    expect(header(head, "cache-control")).toBe(PAGE_CACHE_CONTROL);
+    const etag = header(head, "etag") as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+
+    const get = await request(`${base}/first-head`);
+    expect(header(get, "x-page-cache")).toBe("hit");
+    expect(header(get, "etag")).toBe(etag);
+    expect(header(head, "content-length")).toBe(String(get.body.length));
+    expect(get.text()).toContain("/first-head");
+    expect(renders).toBe(rendersBefore + 1);
+  });
+
   it("never serves or stores pages for signed-in visitors", async () => {
     const anonymous = await request(`${base}/one`);
     for (const cookie of ["bastion.session_token=abc", "__Secure-bastion.session_token=abc", "a=1; bastion.x=2"]) {
@@ -446,7 +464,7 @@ describe("page cache on the built server", () => {
   }
 
   it("serves the second anonymous GET from the cache: same body, scripts allowed by hash, no nonce", async () => {
-    for (const path of ["/", "/blog", "/resources", "/about"]) {
+    for (const path of ["/", "/blog", "/resources"]) {
       const { first, second } = await fetchTwice(path);
       expect(first.status, path).toBe(200);
       expect(header(first, "x-page-cache"), path).toBe("miss");
@@ -457,6 +475,27 @@ describe("page cache on the built server", () => {
       expectScriptsAllowedByHash(first, path);
       expect(header(second, "content-security-policy")).toBe(header(first, "content-security-policy"));
       expect(header(second, "cache-control")).toMatch(/s-maxage=\d+/);
+    }
+  });
+
+  it("answers a page's first request, a HEAD, with the headers its GET gets, and keeps the page for the GET", async () => {
+    // A document and a resource route: React Router renders the body of neither for a HEAD.
+    for (const path of ["/about", "/feed.xml"]) {
+      const head = await request(`${server.url}${path}`, { method: "HEAD" });
+      expect(head.status, path).toBe(200);
+      expect(head.body.length, path).toBe(0);
+      expect(header(head, "x-page-cache"), path).toBe("miss");
+      expect(header(head, "cache-control"), path).toBe(PAGE_CACHE_CONTROL);
+      expect(header(head, "etag"), path).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const get = await request(`${server.url}${path}`);
+      expect(header(get, "x-page-cache"), path).toBe("hit");
+      // The page the HEAD stored is the whole render, not the HEAD's empty body.
+      expect(get.text(), path).toMatch(path === "/about" ? /<\/html>\s*$/ : /<\/feed>\s*$/);
+      expect(header(get, "etag"), path).toBe(header(head, "etag"));
+      expect(header(head, "content-type"), path).toBe(header(get, "content-type"));
+      expect(header(head, "content-length"), path).toBe(String(get.body.length));
+      expect(header(head, "content-security-policy"), path).toBe(header(get, "content-security-policy"));
+      if (path === "/about") expectScriptsAllowedByHash(get, path);
     }
   });
 

@@ -43,7 +43,8 @@ export interface PageCache {
   /**
    * Answers a hit in full from its precomputed response (plus `extraHeaders`, e.g.
    * HSTS), without any middleware. Undefined, with nothing written, for anything else;
-   * a GET that the cache may keep is then remembered for capture. A GET of a page whose
+   * a GET or HEAD that the cache may keep is then remembered for capture (a HEAD is
+   * rendered as its GET: app/request-handler.server.ts). One of a page whose
    * render is under way waits for it (a promise) and is answered from its entry, or,
    * when the render was not kept, resolves undefined to be rendered itself.
    */
@@ -78,7 +79,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     maxSize: maxBytes,
     sizeCalculation: (page, path) => page.size + path.length,
   });
-  /** GETs respond() missed that the cache may keep, by request, for capture. */
+  /** Requests respond() missed that the cache may keep, for capture. */
   const pending = new WeakMap<IncomingMessage, PendingRender>();
 
   /**
@@ -146,8 +147,6 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const version = options.version();
     const page = pages.get(path);
     if (page?.version === version) return answerFrom(page, req, res, extraHeaders, false);
-    // HEAD renders no body (entry.server.tsx): nothing to keep.
-    if (req.method !== "GET") return undefined;
     // Only a render of the current version is worth serving the previous one meanwhile,
     // or waiting for: the first visitor after a write renders the page at once.
     const underWay = rendering.get(path);
