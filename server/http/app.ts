@@ -22,6 +22,7 @@ import type { PageCache } from "./page-cache/index.ts";
 import { logRequests } from "./request-log.ts";
 import { refuseForeignOrigin } from "./same-origin.ts";
 import { assignCspNonce, securityHeaders } from "./security-headers.ts";
+import { refuseTrace } from "./trace-method.ts";
 
 export interface HttpAppOptions {
   config: Config;
@@ -85,6 +86,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   );
   // An answer that says nothing about caching is kept by no browser or CDN (cache-policy.ts).
   app.use(privateUnlessDeclared);
+  app.use(refuseTrace);
 
   app.get("/healthz", healthCheck(options.pingDatabase));
   // With METRICS_PORT alone, the metrics are served on that port only.

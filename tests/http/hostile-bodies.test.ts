@@ -8,8 +8,9 @@ import { request } from "./client.ts";
 /**
  * Bodies no browser form sends, posted to every page that has an action (taken from the
  * route table): the sender is told what was wrong with a 4xx, and nothing is logged as a
- * server error. POST-only APIs answer other methods 405, and the theme form never sends
- * a Location the header cannot carry or a browser would read as another host.
+ * server error. POST-only APIs answer other methods 405, TRACE is refused everywhere,
+ * and the theme form never sends a Location the header cannot carry or a browser would
+ * read as another host.
  */
 
 const FORM_PAGES = BODY_ROUTES.filter((route) => !isResourceRoute(route)).map((route) => actionPath(route));
@@ -82,6 +83,29 @@ describe("methods an endpoint does not take", () => {
       expect(response.text(), `GET ${api}`).not.toContain("Unexpected Server Error");
       expect([200, 400, 405], `GET ${api}`).toContain(response.status);
       if (response.status === 405) expect(response.headers.allow, api).toMatch(/POST/);
+    }
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it("answers TRACE with 405 and Allow everywhere: pages, assets, media, APIs", async () => {
+    for (const path of [
+      "/",
+      "/about",
+      "/auth",
+      "/admin",
+      "/assets/missing.js",
+      "/media/a/b",
+      ...POST_APIS.map((route) => concretePath(route.path)),
+    ]) {
+      // A visitor's (with an empty body: without a length the body limit answers first)
+      // and a signed-in one's, whose cookie the answer must not echo.
+      for (const headers of [{ "Content-Length": "0" }, { Cookie: cookie }] as Record<string, string>[]) {
+        const what = `TRACE ${path} (${Object.keys(headers).join()})`;
+        const response = await request(`${site.server.url}${path}`, { method: "TRACE", headers });
+        expect(response.status, what).toBe(405);
+        expect(response.headers.allow, what).toBe("GET, HEAD, POST");
+        expect(response.text(), what).not.toContain("session");
+      }
     }
     expect(serverErrors()).toEqual([]);
   });
