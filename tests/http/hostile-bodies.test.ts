@@ -97,8 +97,8 @@ describe("methods an endpoint does not take", () => {
       "/media/a/b",
       ...POST_APIS.map((route) => concretePath(route.path)),
     ]) {
-      // A visitor's (with an empty body: without a length the body limit answers first)
-      // and a signed-in one's, whose cookie the answer must not echo.
+      // A visitor's, declaring an empty body (which the body limit lets through to the
+      // renderer), and a signed-in visitor's, whose cookie the answer must not echo.
       for (const headers of [{ "Content-Length": "0" }, { Cookie: cookie }] as Record<string, string>[]) {
         const what = `TRACE ${path} (${Object.keys(headers).join()})`;
         const response = await request(`${site.server.url}${path}`, { method: "TRACE", headers });
