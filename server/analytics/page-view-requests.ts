@@ -211,6 +211,7 @@ function pageQuery(search: string): string {
   return params.toString();
 }
 
+/** Whether the answer to a candidate (its status and Content-Type) makes it a view. */
 export function isSuccessfulPage(status: number, contentType: string, kind: ViewKind): boolean {
   // Data requests answer redirects with 202 or 204 and a redirect payload.
   if (kind === "data") return status === 200;
