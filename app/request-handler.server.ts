@@ -12,12 +12,18 @@ import { type RequestValues, requestContext, servicesContext } from "./context.t
  * sets the app's context keys; server/main.ts loads it by path, never by an import.
  */
 export function createReactRouterHandler(services: AppServices): RequestHandler {
+  // React Router refuses an action whose Origin is not its request URL's, a URL it
+  // builds from the Host header and the protocol. Behind a proxy that ends TLS (without
+  // TRUST_PROXY) or sends a Host of its own, every form posted from PUBLIC_URL would
+  // answer 400. PUBLIC_URL's host is allowed as well: server/http/same-origin.ts, which
+  // runs first and compares whole origins, has already let only our own through.
+  const build = { ...serverBuild, allowedActionOrigins: [new URL(services.config.publicOrigin).host] };
   const handle = createRequestHandler({
-    // The build itself, not a function returning it: given a function, React Router
-    // derives its routes again on every request (about 8% of a render). In development
-    // Vite loads this module afresh for every request (server/main.ts), so edits still
-    // show.
-    build: serverBuild,
+    // The build as an object, not a function returning it: given a function, React
+    // Router derives its routes again on every request (about 8% of a render). In
+    // development Vite loads this module afresh for every request (server/main.ts), so
+    // edits still show.
+    build,
     mode: services.config.env === "development" ? "development" : "production",
     getLoadContext(_req, res) {
       const context = new RouterContextProvider();

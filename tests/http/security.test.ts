@@ -72,13 +72,13 @@ describe("security headers", () => {
   it("sends HSTS behind a trusted TLS-terminating proxy", async () => {
     const proxied = await startServer({ env: { TRUST_PROXY: "true" } });
     try {
-      const overHttps = await request(`${proxied.url}/`, { headers: { "X-Forwarded-Proto": "https" } });
+      const overHttps = await request(`${proxied.url}/?index`, { headers: { "X-Forwarded-Proto": "https" } });
       expect(overHttps.status).toBe(200);
       const hsts = header(overHttps, "strict-transport-security");
       expect(hsts).toBeDefined();
       expect(Number(/max-age=(\d+)/.exec(hsts ?? "")?.[1])).toBeGreaterThanOrEqual(31_536_000);
 
-      const overHttp = await request(`${proxied.url}/`, { headers: { "X-Forwarded-Proto": "http" } });
+      const overHttp = await request(`${proxied.url}/?index`, { headers: { "X-Forwarded-Proto": "http" } });
       expect(header(overHttp, "strict-transport-security")).toBeUndefined();
     } finally {
       expect(await proxied.stop()).toBe(0);
@@ -229,6 +229,37 @@ describe("cross-origin requests", () => {
       body: "a=1",
     });
     expect(cookieless.status).toBe(405);
+  });
+
+  it("runs a form posted from PUBLIC_URL behind a proxy that ends TLS or sends its own Host", async () => {
+    const publicUrl = "https://bastion.example";
+    const proxied = await startServer({ env: { PUBLIC_URL: publicUrl } });
+    try {
+      const themeForm = (host: string, origin: string) =>
+        request(`${proxied.url}/?index`, {
+          method: "POST",
+          headers: {
+            Host: host,
+            Origin: origin,
+            "Sec-Fetch-Site": "same-origin",
+            "Content-Type": "application/x-www-form-urlencoded",
+          },
+          body: "intent=set-theme&theme=dark&returnTo=%2Fabout",
+        });
+      // The proxy passes the public Host on, over plain HTTP; or it sends the instance's own.
+      for (const host of ["bastion.example", new URL(proxied.url).host]) {
+        const response = await themeForm(host, publicUrl);
+        expect(response.status, host).toBe(303);
+        expect(header(response, "location"), host).toBe("/about");
+        expect(String(header(response, "set-cookie")), host).toContain("theme=dark");
+      }
+      // React Router's list holds hosts only; the same-origin rule before it compares whole
+      // origins, so PUBLIC_URL's host under another scheme stays foreign.
+      expect((await themeForm(new URL(proxied.url).host, "http://bastion.example")).status).toBe(403);
+      expect(proxied.logs().filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
+    } finally {
+      expect(await proxied.stop()).toBe(0);
+    }
   });
 
   it("serves a GET with a foreign Origin", async () => {
