@@ -72,13 +72,13 @@ describe("security headers", () => {
   it("sends HSTS behind a trusted TLS-terminating proxy", async () => {
     const proxied = await startServer({ env: { TRUST_PROXY: "true" } });
     try {
-      const overHttps = await request(`${proxied.url}/?index`, { headers: { "X-Forwarded-Proto": "https" } });
+      const overHttps = await request(`${proxied.url}/`, { headers: { "X-Forwarded-Proto": "https" } });
       expect(overHttps.status).toBe(200);
       const hsts = header(overHttps, "strict-transport-security");
       expect(hsts).toBeDefined();
       expect(Number(/max-age=(\d+)/.exec(hsts ?? "")?.[1])).toBeGreaterThanOrEqual(31_536_000);
 
-      const overHttp = await request(`${proxied.url}/?index`, { headers: { "X-Forwarded-Proto": "http" } });
+      const overHttp = await request(`${proxied.url}/`, { headers: { "X-Forwarded-Proto": "http" } });
       expect(header(overHttp, "strict-transport-security")).toBeUndefined();
     } finally {
       expect(await proxied.stop()).toBe(0);
