@@ -13,6 +13,7 @@ import { measureRequests } from "../metrics/http-requests.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import { limitRequestBody, limitUploadBody } from "./body-limit.ts";
 import { privateUnlessDeclared } from "./cache-policy.ts";
+import { redirectToCanonicalPath } from "./canonical-path.ts";
 import { clientAddress, compileTrust, type TrustFunction } from "./client-address.ts";
 import { serveTopLevelClientFiles } from "./client-files.ts";
 import { handleUncaughtErrors } from "./errors.ts";
@@ -119,6 +120,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.get(BROWSER_ICON_PATH, (_req, res) => {
     res.sendStatus(404);
   });
+  // /About and /about/ redirect to /about: one URL, and one cache entry, per page.
+  app.use(redirectToCanonicalPath);
 
   app.use(refuseForeignOrigin({ publicOrigin: config.publicOrigin }));
   // Uploads stream through their own, larger limit; nothing reads their body before the route.
