@@ -22,6 +22,11 @@ import { benchPages, createBenchSite, SECTIONS_PER_CHAPTER } from "./web-data.ts
  * Such work only ever adds to a count, so each page is counted COUNTS times after a
  * warm-up and the lowest count is printed. Requests come from autocannon at 50
  * connections, as a browser's document loads (page views are counted as in production).
+ *
+ * With BENCH_CACHE_SIM=1, callgrind also simulates the first-level instruction and data
+ * caches (`--cache-sim=yes`, their sizes read from the CPU) and the misses per answer of
+ * the same count are printed beside it: a larger process spends its time less in more
+ * instructions than in more misses (docs/benchmarks/page-cache-hits.md).
  */
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4_000);
@@ -32,6 +37,7 @@ const MAX_ATTEMPTS = 3;
 const FIRST_WARM_UP = 20_000;
 const WARM_UP = 3_000;
 const INSTALL_VALGRIND = "apt-get install -y valgrind";
+const CACHE_SIM = process.env.BENCH_CACHE_SIM === "1";
 
 const valgrind = onPath("valgrind");
 if (!valgrind || !onPath("callgrind_control")) {
@@ -50,6 +56,7 @@ function callgrind(outFile: string): string[] {
   return [
     valgrind as string,
     "--tool=callgrind",
+    `--cache-sim=${CACHE_SIM ? "yes" : "no"}`,
     "--quiet",
     // Counting starts when asked, after the start-up and the warm-up.
     "--instr-atstart=no",
@@ -96,12 +103,19 @@ async function load(url: string, requests: number, headers: Record<string, strin
   return resets;
 }
 
-/** The instructions the process ran per answer over REQUESTS answers of `url`: one callgrind dump, read back. */
-async function instructionsPerAnswer(
+/** Per answer: instructions, and with CACHE_SIM the first-level instruction and data cache misses. */
+interface Count {
+  instructions: number;
+  instructionMisses?: number;
+  dataMisses?: number;
+}
+
+/** What the process ran per answer over REQUESTS answers of `url`: one callgrind dump, read back. */
+async function countPerAnswer(
   server: { pid: number; outFile: string },
   url: string,
   headers: Record<string, string>,
-): Promise<number> {
+): Promise<Count> {
   for (let attempt = 1; ; attempt++) {
     control(server.pid, "--zero");
     control(server.pid, "--instr=on");
@@ -123,9 +137,19 @@ async function instructionsPerAnswer(
   const newest = dumps.at(-1);
   if (!newest) throw new Error(`callgrind wrote no dump to ${folder}`);
   const latest = readFileSync(path.join(folder, newest), "utf8");
-  const totals = /^totals: (\d+)$/m.exec(latest);
-  if (!totals) throw new Error(`No totals in callgrind's dump ${newest}`);
-  return Number(totals[1]) / REQUESTS;
+  const events = /^events: (.+)$/m.exec(latest)?.[1]?.split(" ");
+  const totals = /^totals: (.+)$/m.exec(latest)?.[1]?.split(" ").map(Number);
+  if (!events || !totals) throw new Error(`No events or totals in callgrind's dump ${newest}`);
+  const perAnswer = (event: string) => {
+    const index = events.indexOf(event);
+    return index === -1 ? undefined : (totals[index] as number) / REQUESTS;
+  };
+  return {
+    instructions: perAnswer("Ir") as number,
+    instructionMisses: perAnswer("I1mr"),
+    // Of reads and of writes; both are absent without the simulation.
+    dataMisses: CACHE_SIM ? (perAnswer("D1mr") ?? 0) + (perAnswer("D1mw") ?? 0) : undefined,
+  };
 }
 
 buildIfMissing();
@@ -147,12 +171,17 @@ try {
   console.log("server: production build, one process, SQLite, LOG_LEVEL=warn (no request log lines)");
   console.log(`baseline: ${minimal.name}`);
   console.log("");
-  console.log(`${"".padEnd(44)} ${"Bastion".padStart(9)} ${"node:http".padStart(9)} ${"ratio".padStart(6)}`);
+  const missColumns = CACHE_SIM
+    ? `   L1 misses: ${"I Bastion".padStart(9)} ${"node:http".padStart(9)} ${"D Bastion".padStart(9)} ${"node:http".padStart(9)}`
+    : "";
+  console.log(
+    `${"".padEnd(44)} ${"Bastion".padStart(9)} ${"node:http".padStart(9)} ${"ratio".padStart(6)}${missColumns}`,
+  );
   const targets = [
     { pid: server.pid, outFile: bastionOut, url: server.url },
     { pid: minimal.pid, outFile: minimalOut, url: minimal.url },
   ];
-  const counted = new Map<string, number[]>();
+  const counted = new Map<string, Count[]>();
   // One server at a time: under valgrind each needs a core of its own, and autocannon
   // another.
   for (const target of targets) {
@@ -164,17 +193,22 @@ try {
         const headers = encodingHeaders(encoding);
         await load(url, warmUp, headers);
         warmUp = WARM_UP;
-        const counts: number[] = [];
-        for (let count = 0; count < COUNTS; count++) counts.push(await instructionsPerAnswer(target, url, headers));
-        counted.set(label, [...(counted.get(label) ?? []), Math.min(...counts)]);
+        const counts: Count[] = [];
+        for (let count = 0; count < COUNTS; count++) counts.push(await countPerAnswer(target, url, headers));
+        const lowest = counts.reduce((low, count) => (count.instructions < low.instructions ? count : low));
+        counted.set(label, [...(counted.get(label) ?? []), lowest]);
       }
     }
   }
-  for (const [label, [bastion, node]] of counted) {
+  const figure = (value: number | undefined) => (value ?? Number.NaN).toFixed(0).padStart(9);
+  for (const [label, [bastion, node]] of counted as Map<string, [Count, Count]>) {
     // As bench:web's ratios: above 1 where Bastion needs fewer instructions than node:http.
-    const ratio = (node as number) / (bastion as number);
+    const ratio = node.instructions / bastion.instructions;
+    const misses = CACHE_SIM
+      ? `              ${figure(bastion.instructionMisses)} ${figure(node.instructionMisses)} ${figure(bastion.dataMisses)} ${figure(node.dataMisses)}`
+      : "";
     console.log(
-      `${label.padEnd(44)} ${(bastion as number).toFixed(0).padStart(9)} ${(node as number).toFixed(0).padStart(9)} ${ratio.toFixed(3).padStart(6)}`,
+      `${label.padEnd(44)} ${figure(bastion.instructions)} ${figure(node.instructions)} ${ratio.toFixed(3).padStart(6)}${misses}`,
     );
   }
 } finally {
