@@ -27,7 +27,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     // route pattern, and on the URL path decoded and lower-cased (the stricter wins).
     const role = strictest(
       requiredRoleForPath(`/${pattern.replace(/^\/+/, "")}`),
-      requiredRoleForPath(canonicalPath(new URL(request.url).pathname)),
+      requiredRoleForPath(decodedLowerCasePath(new URL(request.url).pathname)),
     );
     context.set(viewerContext, await requireRole(services, request, role));
     return next();
@@ -38,8 +38,12 @@ export async function loader({ context }: Route.LoaderArgs): Promise<AuthViewer>
   return clientViewer(context.get(viewerContext));
 }
 
-/** The path decoded and lower-cased, as the route table spells its admin paths. */
-function canonicalPath(pathname: string): string {
+/**
+ * The path decoded and lower-cased, as the route table spells its admin paths. Not the
+ * redirect's spelling (server/http/canonical-path.ts), which leaves escaped paths alone:
+ * the guard must judge every path the router may match.
+ */
+function decodedLowerCasePath(pathname: string): string {
   let path = pathname;
   try {
     path = decodeURIComponent(pathname);
