@@ -188,6 +188,23 @@ describe("newsletter form with JavaScript", () => {
     });
   });
 
+  it("the confirm and unsubscribe pages' forms answer a bad token with 400 and their message", async () => {
+    const postForm = (path: string, token: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: new URLSearchParams({ token }),
+      });
+    const confirm = await postForm("/newsletter/confirm?token=not-a-real-token", "not-a-real-token");
+    expect(confirm.status).toBe(400);
+    expect(await confirm.text()).toContain("invalid or has expired");
+    const unsubscribe = await postForm("/newsletter/unsubscribe?token=forged.token", "forged.token");
+    expect(unsubscribe.status).toBe(400);
+    expect(await unsubscribe.text()).toContain("Failed to unsubscribe.");
+    const blank = await postForm("/newsletter/unsubscribe?token=forged.token", " ");
+    expect(blank.status).toBe(400);
+  });
+
   it("one-click unsubscribe (RFC 8058) over HTTP", async () => {
     await withPage({ javaScriptEnabled: true }, async ({ page }) => {
       await subscribeOnHome(page, "oneclick@example.test");

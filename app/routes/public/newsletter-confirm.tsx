@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Spinner } from "~/components/ui/spinner";
@@ -37,11 +37,12 @@ export function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const token = (await readForm(request)).get("token");
+  // A missing, unknown or expired token is bad input: 400, as the JSON endpoint answers it.
   if (typeof token !== "string" || token.trim() === "" || token.length > 500) {
-    return { success: false as const, error: MISSING_TOKEN };
+    return data({ success: false as const, error: MISSING_TOKEN }, { status: 400 });
   }
   const result = await confirmSubscription(services.db, services, token.trim());
-  if (!result.success) return { success: false as const, error: result.error };
+  if (!result.success) return data({ success: false as const, error: result.error }, { status: 400 });
   if (!result.alreadyConfirmed) services.mail.wake();
   return { success: true as const };
 }

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck } from "lucide-react";
-import { Link, useFetcher } from "react-router";
+import { data, Link, useFetcher } from "react-router";
 import { PageTitle } from "~/components/site/page-title";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { servicesContext } from "~/context";
@@ -29,9 +29,12 @@ export function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const token = (await readForm(request)).get("token");
-  if (typeof token !== "string" || token.trim() === "" || token.length > 500) return { success: false };
+  // A link that is not one of ours is bad input: 400, as the JSON endpoint answers it.
+  if (typeof token !== "string" || token.trim() === "" || token.length > 500) {
+    return data({ success: false }, { status: 400 });
+  }
   const result = await unsubscribeWithToken(services.db, services.secret, token.trim());
-  return { success: result.success };
+  return data({ success: result.success }, { status: result.success ? 200 : 400 });
 }
 
 export default function NewsletterUnsubscribePage({ loaderData, actionData }: Route.ComponentProps) {
