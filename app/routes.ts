@@ -18,6 +18,8 @@ export default [
   // Editors and admins, by session or API token: requireApiCaller in the routes.
   route("api/media", "routes/api/media.ts"),
   route("api/media/import", "routes/api/media-import.ts"),
+  // Any other /api path: a JSON 404, not the public site's page.
+  route("api/*", "routes/api/not-found.ts"),
 
   // Sign-in and account creation: their own minimal layout, outside the admin guard.
   layout("routes/auth/layout.tsx", [

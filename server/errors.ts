@@ -142,3 +142,10 @@ export function methodNotAllowed(allow: string): Response {
     { status: 405, headers: { "Cache-Control": "no-store", Allow: allow } },
   );
 }
+
+/**
+ * The action of a resource route that only answers reads (a feed, the sitemap, /api/me):
+ * without one, React Router answers a POST or DELETE there with 405 and the body
+ * "Unexpected Server Error".
+ */
+export const readOnlyAction = (): Response => methodNotAllowed("GET, HEAD");

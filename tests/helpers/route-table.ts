@@ -71,10 +71,15 @@ export function concretePath(pattern: string, placeholder = "guard-matrix-test")
 
 const APP_DIR = path.resolve(import.meta.dirname, "../../app");
 
+const routeSource = (file: string) => readFileSync(path.join(APP_DIR, file), "utf8");
+
 /** Whether a route module exports a loader or an action (read from its source). */
 export function routeExports(file: string, name: "loader" | "action"): boolean {
-  return new RegExp(`export (async )?(function|const) ${name}\\b`).test(readFileSync(path.join(APP_DIR, file), "utf8"));
+  return new RegExp(`export (async )?(function|const) ${name}\\b`).test(routeSource(file));
 }
+
+/** Whether a route's action is another function under that name (`export const action = readOnlyAction;`). */
+const actionIsAlias = (file: string, of = "\\w+") => new RegExp(`export const action = ${of};`).test(routeSource(file));
 
 /** Resource routes: no page, JSON (or files) answered by the route itself. */
 export const isResourceRoute = (route: FlatRoute) =>
@@ -83,9 +88,18 @@ export const isResourceRoute = (route: FlatRoute) =>
 // Sign-out reads no body: any same-origin POST ends the session (and a test's signed-in visitor's).
 const READS_NO_BODY = new Set(["routes/auth/sign-out.tsx"]);
 
-/** The routes whose action reads a request body: every page form and API a test can post garbage to. */
+/**
+ * The routes whose action reads a request body: every page form and API a test can post
+ * garbage to. An action that is another function under that name (the read-only routes'
+ * 405, the unknown API path's 404) reads none.
+ */
 export const BODY_ROUTES: FlatRoute[] = ROUTE_TABLE.filter(
-  (route) => routeExports(route.file, "action") && !READS_NO_BODY.has(route.file),
+  (route) => routeExports(route.file, "action") && !actionIsAlias(route.file) && !READS_NO_BODY.has(route.file),
+);
+
+/** Resource routes that only answer reads: their action is server/errors.ts's readOnlyAction. */
+export const READ_ONLY_RESOURCE_ROUTES: FlatRoute[] = ROUTE_TABLE.filter(
+  (route) => isResourceRoute(route) && actionIsAlias(route.file, "readOnlyAction"),
 );
 
 /** The URL path a POST to the route's action goes to (an index route's needs `?index`). */

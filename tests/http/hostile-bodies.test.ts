@@ -2,7 +2,15 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORM_BODY_REQUIRED, FORM_BODY_UNREADABLE } from "../../app/lib/read-form.server.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
-import { actionPath, BODY_ROUTES, concretePath, isResourceRoute, routeExports } from "../helpers/route-table.ts";
+import {
+  actionPath,
+  BODY_ROUTES,
+  concretePath,
+  isResourceRoute,
+  READ_ONLY_RESOURCE_ROUTES,
+  ROUTE_TABLE,
+  routeExports,
+} from "../helpers/route-table.ts";
 import { request } from "./client.ts";
 
 /**
@@ -84,6 +92,56 @@ describe("methods an endpoint does not take", () => {
       expect([200, 400, 405], `GET ${api}`).toContain(response.status);
       if (response.status === 405) expect(response.headers.allow, api).toMatch(/POST/);
     }
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it("answers writes to read-only resource routes with 405 and Allow, never the router's generic error", async () => {
+    const paths = READ_ONLY_RESOURCE_ROUTES.map((route) => route.path);
+    expect(paths).toEqual(expect.arrayContaining(["/api/me", "/feed.xml", "/sitemap.xml", "/robots.txt"]));
+    // Every resource route answers every method itself: a read-only one through readOnlyAction.
+    for (const route of ROUTE_TABLE.filter(isResourceRoute)) {
+      expect(routeExports(route.file, "action"), `${route.file} answers writes itself`).toBe(true);
+    }
+    for (const path of paths) {
+      for (const method of ["POST", "PUT", "DELETE"]) {
+        const response = await request(`${site.server.url}${path}`, {
+          method,
+          headers: {
+            Origin: site.server.url,
+            Cookie: cookie,
+            "Content-Type": "application/json",
+            "Content-Length": "2",
+          },
+          body: "{}",
+        });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.allow, `${method} ${path}`).toBe("GET, HEAD");
+        expect(JSON.parse(response.text()), `${method} ${path}`).toEqual({ error: "Method Not Allowed" });
+      }
+    }
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it("answers an unknown API path with a JSON 404 whatever the method, and logs it", async () => {
+    for (const path of ["/api/nope", "/api/admin/users", "/API/Newsletter/nope/deeper"]) {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const response = await request(`${site.server.url}${path}`, {
+          method,
+          headers: {
+            Origin: site.server.url,
+            Cookie: cookie,
+            ...(method === "GET" ? {} : { "Content-Type": "application/json", "Content-Length": "2" }),
+          },
+          body: method === "GET" ? undefined : "{}",
+        });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(response.headers["content-type"], `${method} ${path}`).toMatch(/^application\/json/);
+        expect(JSON.parse(response.text()), `${method} ${path}`).toEqual({ error: "Not found" });
+      }
+    }
+    expect(site.server.logs()).toContainEqual(
+      expect.objectContaining({ msg: "API endpoint not found", method: "DELETE", path: "/api/nope" }),
+    );
     expect(serverErrors()).toEqual([]);
   });
 

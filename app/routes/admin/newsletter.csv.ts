@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { requireApiRole } from "../../../server/auth/guards.ts";
+import { methodNotAllowed } from "../../../server/errors.ts";
 import { subscribersCsv } from "../../../server/newsletter/admin.ts";
 import type { Route } from "./+types/newsletter.csv";
 
@@ -27,5 +28,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Nothing to post here: the same 401/403 first, then 405. */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireApiRole(context.get(servicesContext), request, "admin");
-  return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET" } });
+  return methodNotAllowed("GET, HEAD");
 }

@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { buildAtomFeed, feedEntries, publishedChapterDates } from "../../../server/content/feed.ts";
+import { readOnlyAction } from "../../../server/errors.ts";
 import type { Route } from "./+types/feed";
 
 /** GET /feed.xml: an Atom feed of the published chapters, tips and resources, newest first. */
@@ -19,3 +20,5 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
   });
 }
+
+export const action = readOnlyAction;

@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { getPublicKeys, JWKS_MAX_AGE_SECONDS } from "../../../server/auth/api-tokens.ts";
+import { readOnlyAction } from "../../../server/errors.ts";
 import type { Route } from "./+types/jwks";
 
 /**
@@ -18,3 +19,5 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
   });
 }
+
+export const action = readOnlyAction;

@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { ApiTokenError, apiTokenErrorResponse, authenticateApiRequest } from "../../../server/auth/api-tokens.ts";
+import { readOnlyAction } from "../../../server/errors.ts";
 import type { Route } from "./+types/me";
 
 /**
@@ -18,3 +19,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw error;
   }
 }
+
+export const action = readOnlyAction;

@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { buildRobots } from "../../../server/content/feed.ts";
+import { readOnlyAction } from "../../../server/errors.ts";
 import type { Route } from "./+types/robots";
 
 /** GET /robots.txt: everything but the admin and sign-in areas, and where the sitemap is. */
@@ -12,3 +13,5 @@ export function loader({ context }: Route.LoaderArgs) {
     },
   });
 }
+
+export const action = readOnlyAction;

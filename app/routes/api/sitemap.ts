@@ -1,5 +1,6 @@
 import { servicesContext } from "~/context";
 import { buildSitemap, publishedChapterDates } from "../../../server/content/feed.ts";
+import { readOnlyAction } from "../../../server/errors.ts";
 import type { Route } from "./+types/sitemap";
 
 /** GET /sitemap.xml: the public pages and every published chapter, as absolute URLs. */
@@ -13,3 +14,5 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
   });
 }
+
+export const action = readOnlyAction;
