@@ -20,12 +20,24 @@ const OWN_SPELLING = /^\/+(?:assets|media|api)(?:\/|$)/i;
 /** The same URL always redirects the same way: a browser or CDN may keep the answer. */
 const REDIRECT_CACHE_CONTROL = "public, max-age=86400";
 
+/** Lower case, single slashes, no trailing slash. */
+const spelledOnce = (path: string) => `/${path.split("/").filter(Boolean).join("/").toLowerCase()}`;
+
 /** The path's one spelling, or undefined when it is left as it is. */
 export function canonicalPath(path: string): string | undefined {
   if (!PAGE_PATH.test(path) || DOT_SEGMENT.test(path) || OWN_SPELLING.test(path)) return undefined;
   // Collapsing the slashes also keeps a redirect from "//host" from becoming one to another site.
-  const spelled = `/${path.split("/").filter(Boolean).join("/").toLowerCase()}`;
+  const spelled = spelledOnce(path);
   return spelled === path ? undefined : spelled;
+}
+
+/**
+ * Whether a path is a page's one spelling. The page cache keeps no other: the spellings
+ * left to the router still render a page (`/projects/%2e%2e` is the home page, `/%61bout`
+ * the about page), and each one kept would push a real page out of the cache.
+ */
+export function isCanonicalPath(path: string): boolean {
+  return PAGE_PATH.test(path) && !DOT_SEGMENT.test(path) && spelledOnce(path) === path;
 }
 
 export const redirectToCanonicalPath: RequestHandler = (req, res, next) => {

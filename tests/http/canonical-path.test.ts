@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalPath } from "../../server/http/canonical-path.ts";
+import { canonicalPath, isCanonicalPath } from "../../server/http/canonical-path.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { header, request } from "./client.ts";
 
@@ -34,6 +34,25 @@ describe("canonicalPath", () => {
     "/api/Media/",
   ])("leaves %s as it is", (path) => {
     expect(canonicalPath(path)).toBeUndefined();
+  });
+});
+
+describe("isCanonicalPath", () => {
+  it.each(["/", "/about", "/projects/intro-chapter", "/feed.xml"])("takes %s as a page's one spelling", (path) => {
+    expect(isCanonicalPath(path)).toBe(true);
+  });
+
+  it.each([
+    "/About",
+    "/about/",
+    "//about",
+    "/%61bout",
+    "/projects/%2e%2e",
+    "/Caf%C3%A9",
+    "/about/../about",
+    "/./about",
+  ])("does not take %s", (path) => {
+    expect(isCanonicalPath(path)).toBe(false);
   });
 });
 

@@ -400,6 +400,19 @@ describe("page cache rules (in-process)", () => {
     expect(header(missing, "cache-control")).toBeUndefined();
   });
 
+  it("keeps a page only under its one spelling: other spellings render every time", async () => {
+    for (const path of ["/%6Fther-spelling", "/Other-Spelling", "/other-spelling/"]) {
+      const before = renders;
+      await request(`${base}${path}`);
+      const again = await request(`${base}${path}`);
+      expect(again.status, path).toBe(200);
+      expect(header(again, "x-page-cache"), path).toBeUndefined();
+      expect(renders - before, path).toBe(2);
+    }
+    await request(`${base}/other-spelling`);
+    expect(header(await request(`${base}/other-spelling`), "x-page-cache")).toBe("hit");
+  });
+
   it("excludes a private prefix as a whole path segment, not every path that starts with its letters", () => {
     const keyOf = (url: string) => pageCacheKey({ method: "GET", url, headers: {} });
     const excludedPaths = ["/admin", "/admin/tips", "/auth.data", "/.well-known/security.txt", "/healthz", "/api/"];

@@ -3,6 +3,7 @@ import { finished } from "node:stream";
 import type { RequestHandler } from "express";
 import { LRUCache } from "lru-cache";
 import type { ServedAnswer } from "../../analytics/page-views.ts";
+import { isCanonicalPath } from "../canonical-path.ts";
 import { answerFor, type CachedPage, followedBy, markedStale, pageFrom } from "./answers.ts";
 import { captureResponse } from "./capture.ts";
 import { type FlatHeaders, isStorableResponse, PAGE_CACHE_HEADER, pageCacheKey } from "./rules.ts";
@@ -13,14 +14,15 @@ export { PAGE_CACHE_CONTROL } from "./rules.ts";
  * The rendered-page cache for anonymous visitors (docs/decisions/008-page-cache.md).
  *
  * A public page answered 200 to a visitor without a session is kept in memory, by path
- * and with the content version it was rendered at, with its gzip and brotli variants,
- * and every answer to it — the first one included — comes from that entry: a strong
- * ETag per representation, a CDN-friendly Cache-Control and 304 on If-None-Match. A kept
- * page carries no nonce: its inline scripts are allowed by their hashes
- * (script-hashes.ts), since a nonce served to every visitor would be one anyone could
- * reuse. Any content write changes the content version: the next visitor of a page
- * renders it again, and while that render is under way the page's other visitors get
- * the previous version (stale-while-revalidate) instead of waiting for it.
+ * (its one spelling only: ../canonical-path.ts) and with the content version it was
+ * rendered at, with its gzip and brotli variants, and every answer to it — the first
+ * one included — comes from that entry: a strong ETag per representation, a CDN-friendly
+ * Cache-Control and 304 on If-None-Match. A kept page carries no nonce: its inline
+ * scripts are allowed by their hashes (script-hashes.ts), since a nonce served to every
+ * visitor would be one anyone could reuse. Any content write changes the content
+ * version: the next visitor of a page renders it again, and while that render is under
+ * way the page's other visitors get the previous version (stale-while-revalidate)
+ * instead of waiting for it.
  *
  * The server's request listener asks respond() first (server/http/cached-pages.ts): a
  * hit is answered there, before Express. A miss that may be stored is remembered, and
@@ -152,7 +154,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const underWay = rendering.get(path);
     const current = underWay?.version === version ? underWay : undefined;
     if (current && page) return answerFrom(page, req, res, extraHeaders, true);
-    if (!current || waitsLeft === 0) return renderFor(req, res, path, version);
+    if (!current || waitsLeft === 0) {
+      // Checked on a miss only, where it costs nothing next to a render: a hit's path
+      // was kept, so it is already known to be canonical.
+      return isCanonicalPath(path) ? renderFor(req, res, path, version) : undefined;
+    }
     return current.done.then(() => lookUp(req, res, extraHeaders, waitsLeft - 1));
   };
 
