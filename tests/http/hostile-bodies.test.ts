@@ -81,6 +81,18 @@ describe("bodies that are not forms", () => {
 });
 
 describe("methods an endpoint does not take", () => {
+  /** The signed-in admin's same-origin request, with a small JSON body unless it is a GET. */
+  const signedInRequest = (method: string, path: string) =>
+    request(`${site.server.url}${path}`, {
+      method,
+      headers: {
+        Origin: site.server.url,
+        Cookie: cookie,
+        ...(method === "GET" ? {} : { "Content-Type": "application/json", "Content-Length": "2" }),
+      },
+      body: method === "GET" ? undefined : "{}",
+    });
+
   it("answers GET on POST-only APIs with 405 and Allow, never the router's generic error", async () => {
     for (const route of POST_APIS) {
       const api = concretePath(route.path);
@@ -104,16 +116,7 @@ describe("methods an endpoint does not take", () => {
     }
     for (const path of paths) {
       for (const method of ["POST", "PUT", "DELETE"]) {
-        const response = await request(`${site.server.url}${path}`, {
-          method,
-          headers: {
-            Origin: site.server.url,
-            Cookie: cookie,
-            "Content-Type": "application/json",
-            "Content-Length": "2",
-          },
-          body: "{}",
-        });
+        const response = await signedInRequest(method, path);
         expect(response.status, `${method} ${path}`).toBe(405);
         expect(response.headers.allow, `${method} ${path}`).toBe("GET, HEAD");
         expect(JSON.parse(response.text()), `${method} ${path}`).toEqual({ error: "Method Not Allowed" });
@@ -125,15 +128,7 @@ describe("methods an endpoint does not take", () => {
   it("answers an unknown API path with a JSON 404 whatever the method, and logs it", async () => {
     for (const path of ["/api/nope", "/api/admin/users", "/API/Newsletter/nope/deeper"]) {
       for (const method of ["GET", "POST", "DELETE"]) {
-        const response = await request(`${site.server.url}${path}`, {
-          method,
-          headers: {
-            Origin: site.server.url,
-            Cookie: cookie,
-            ...(method === "GET" ? {} : { "Content-Type": "application/json", "Content-Length": "2" }),
-          },
-          body: method === "GET" ? undefined : "{}",
-        });
+        const response = await signedInRequest(method, path);
         expect(response.status, `${method} ${path}`).toBe(404);
         expect(response.headers["content-type"], `${method} ${path}`).toMatch(/^application\/json/);
         expect(JSON.parse(response.text()), `${method} ${path}`).toEqual({ error: "Not found" });
