@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
+import { posix } from "node:path";
 import { isbot } from "isbot";
 import { LRUCache } from "lru-cache";
 
@@ -166,8 +167,8 @@ function dataRequestPagePath(rawPath: string): string {
 }
 
 /**
- * One spelling per page: percent-encoding decoded, repeated and trailing slashes
- * removed (except the root "/"), letter case kept, cut to MAX_PATH_LENGTH.
+ * One spelling per page: percent-encoding decoded, "." and ".." segments resolved,
+ * repeated and trailing slashes removed (except the root "/"), letter case kept, cut to MAX_PATH_LENGTH.
  * Undefined for a path that cannot be a page (bad encoding, control characters).
  */
 function normalizePagePath(rawPath: string): string | undefined {
@@ -179,7 +180,9 @@ function normalizePagePath(rawPath: string): string | undefined {
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (!path.startsWith("/") || /[\u0000-\u001f\u007f]/.test(path)) return undefined;
-  path = path.replace(/\/{2,}/g, "/");
+  // Dot segments resolved as the router's URL parser resolves them (`/projects/%2e%2e`
+  // renders the home page), repeated slashes collapsed.
+  path = posix.normalize(path);
   if (path.length > 1) path = path.replace(/\/+$/, "");
   // Cut by code points, so that no half of a surrogate pair is stored.
   if (path.length > MAX_PATH_LENGTH) path = Array.from(path).slice(0, MAX_PATH_LENGTH).join("");

@@ -181,6 +181,30 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     expect(long).toHaveLength(MAX_PATH_LENGTH);
   });
 
+  it("counts a path with dot segments under the page they resolve to, as the router's URL parser does", async () => {
+    const { url, counter } = await startSite();
+    // Sent as spelled: fetch and a URL given to http.request would resolve the segments first.
+    const getAsSpelled = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = httpRequest({ host: "127.0.0.1", port: new URL(url).port, path, headers: DOCUMENT_HEADERS });
+        outgoing.once("response", (response) => {
+          response.resume();
+          response.once("end", () => resolve(response.statusCode ?? 0));
+        });
+        outgoing.once("error", reject);
+        outgoing.end();
+      });
+    expect(await getAsSpelled("/projects/%2e%2e")).toBe(200);
+    expect(await getAsSpelled("/projects/intro/%2E%2E/./notes/")).toBe(200);
+    await counter.flush();
+
+    const today = utcDay(new Date());
+    expect(await rows(handle.db)).toEqual([
+      { day: today, path: "/", views: 1 },
+      { day: today, path: "/projects/notes", views: 1 },
+    ]);
+  });
+
   it("counts React Router client navigations (.data requests) under the page path", async () => {
     const { counter, get } = await startSite();
     expect(await get("/blog.data", DATA_HEADERS)).toBe(200);
