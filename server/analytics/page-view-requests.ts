@@ -168,7 +168,8 @@ function dataRequestPagePath(rawPath: string): string {
 
 /**
  * One spelling per page: percent-encoding decoded, "." and ".." segments resolved,
- * repeated and trailing slashes removed (except the root "/"), letter case kept, cut to MAX_PATH_LENGTH.
+ * repeated and trailing slashes removed (except the root "/"), letter case kept, cut
+ * to MAX_PATH_LENGTH.
  * Undefined for a path that cannot be a page (bad encoding, control characters).
  */
 function normalizePagePath(rawPath: string): string | undefined {
