@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest } from "node:http";
+import { Agent, type ClientRequest, request as httpRequest } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import express from "express";
 import { type Kysely, sql } from "kysely";
@@ -93,6 +93,18 @@ async function serve(app: express.Express): Promise<Site> {
   };
 }
 
+/** Sends a node:http request (fetch offers neither a path as spelled nor an agent of one's own) and reads its status. */
+function statusOf(outgoing: ClientRequest): Promise<number> {
+  return new Promise((resolve, reject) => {
+    outgoing.once("response", (response) => {
+      response.resume();
+      response.once("end", () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.once("error", reject);
+    outgoing.end();
+  });
+}
+
 /** Runs the requests a few at a time, as several visitors would. */
 async function inBatches<T>(items: T[], run: (item: T) => Promise<unknown>, size = 25): Promise<void> {
   for (let start = 0; start < items.length; start += size) await Promise.all(items.slice(start, start + size).map(run));
@@ -185,15 +197,7 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     const { url, counter } = await startSite();
     // Sent as spelled: fetch and a URL given to http.request would resolve the segments first.
     const getAsSpelled = (path: string) =>
-      new Promise<number>((resolve, reject) => {
-        const outgoing = httpRequest({ host: "127.0.0.1", port: new URL(url).port, path, headers: DOCUMENT_HEADERS });
-        outgoing.once("response", (response) => {
-          response.resume();
-          response.once("end", () => resolve(response.statusCode ?? 0));
-        });
-        outgoing.once("error", reject);
-        outgoing.end();
-      });
+      statusOf(httpRequest({ host: "127.0.0.1", port: new URL(url).port, path, headers: DOCUMENT_HEADERS }));
     expect(await getAsSpelled("/projects/%2e%2e")).toBe(200);
     expect(await getAsSpelled("/projects/intro/%2E%2E/./notes/")).toBe(200);
     await counter.flush();
@@ -292,20 +296,14 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     // One keep-alive connection, as a reverse proxy's to the server may be.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const connections = new Set<Socket>();
-    const getOnAgent = (userAgent: string) =>
-      new Promise<number>((resolve, reject) => {
-        const outgoing = httpRequest(`${url}/about`, {
-          agent,
-          headers: { ...DOCUMENT_HEADERS, "user-agent": userAgent },
-        });
-        outgoing.once("socket", (socket) => connections.add(socket));
-        outgoing.once("response", (response) => {
-          response.resume();
-          response.once("end", () => resolve(response.statusCode ?? 0));
-        });
-        outgoing.once("error", reject);
-        outgoing.end();
+    const getOnAgent = (userAgent: string) => {
+      const outgoing = httpRequest(`${url}/about`, {
+        agent,
+        headers: { ...DOCUMENT_HEADERS, "user-agent": userAgent },
       });
+      outgoing.once("socket", (socket) => connections.add(socket));
+      return statusOf(outgoing);
+    };
     try {
       for (const userAgent of [BOT_UA, BROWSER_UA, BROWSER_UA, BOT_UA, BROWSER_UA, BOT_UA]) {
         expect(await getOnAgent(userAgent)).toBe(200);
