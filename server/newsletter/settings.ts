@@ -38,9 +38,10 @@ export async function getNewsletterSettings(db: Kysely<Database>): Promise<Recor
 
 /**
  * Writes the settings one key at a time, in the given order (the spec's "one update
- * per key"). An unknown key or a value out of range is Invalid (naming the key as the
- * field) before anything is written; a write that fails stops the rest, the keys
- * before it staying saved. Callers check the admin role first.
+ * per key"), in one transaction: a save is whole or nothing, so a write that fails
+ * leaves every key as it was. An unknown key or a value out of range is Invalid
+ * (naming the key as the field) before anything is written. Callers check the admin
+ * role first.
  */
 export async function updateNewsletterSettings(
   db: Kysely<Database>,
@@ -52,11 +53,13 @@ export async function updateNewsletterSettings(
       throw new Invalid({ [key]: "auto_send_enabled must be true or false" });
     }
   }
-  for (const [key, value] of entries) {
-    await db
-      .insertInto("newsletter_settings")
-      .values({ setting_key: key, setting_value: value })
-      .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: value }))
-      .execute();
-  }
+  await db.transaction().execute(async (trx) => {
+    for (const [key, value] of entries) {
+      await trx
+        .insertInto("newsletter_settings")
+        .values({ setting_key: key, setting_value: value })
+        .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: value }))
+        .execute();
+    }
+  });
 }

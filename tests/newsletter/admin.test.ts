@@ -1,4 +1,4 @@
-import type { Insertable } from "kysely";
+import { type Insertable, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { NewsletterSubscribersTable } from "../../server/db/schema.ts";
 import { Invalid, NotFound } from "../../server/errors.ts";
@@ -193,6 +193,44 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
     const unchanged = await getNewsletterSettings(db());
     expect(unchanged.welcome_email_subject).toBe("Hello");
     expect(unchanged.welcome_email_body).not.toBe("Body");
+  });
+
+  it("saves all the settings or none: a write failing midway leaves the earlier keys as they were", async () => {
+    await updateNewsletterSettings(db(), [
+      ["auto_send_enabled", "true"],
+      ["welcome_email_subject", "Before"],
+      ["welcome_email_body", "Before"],
+    ]);
+    // The database refuses the third write, as it would a value it cannot store.
+    const refuseBody =
+      dialect === "sqlite"
+        ? [
+            sql`CREATE TRIGGER refuse_body BEFORE UPDATE ON newsletter_settings
+                WHEN NEW.setting_key = 'welcome_email_body' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+          ]
+        : [
+            sql`CREATE FUNCTION refuse_body() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'refused'; END $$`,
+            sql`CREATE TRIGGER refuse_body BEFORE UPDATE ON newsletter_settings FOR EACH ROW
+                WHEN (NEW.setting_key = 'welcome_email_body') EXECUTE FUNCTION refuse_body()`,
+          ];
+    for (const statement of refuseBody) await statement.execute(db());
+    try {
+      const save = updateNewsletterSettings(db(), [
+        ["auto_send_enabled", "false"],
+        ["welcome_email_subject", "After"],
+        ["welcome_email_body", "After"],
+      ]);
+      await expect(save).rejects.toThrow(/refused/);
+      expect(await getNewsletterSettings(db())).toMatchObject({
+        auto_send_enabled: "true",
+        welcome_email_subject: "Before",
+        welcome_email_body: "Before",
+      });
+    } finally {
+      if (dialect === "sqlite") await sql`DROP TRIGGER refuse_body`.execute(db());
+      else await sql`DROP FUNCTION refuse_body() CASCADE`.execute(db());
+    }
   });
 });
 
