@@ -11,6 +11,7 @@ import type { DatabaseHandle } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { SITE_NAME } from "../site.ts";
+import { holdsNulCharacter, NUL_CHARACTER_MESSAGE } from "../validation.ts";
 import { auditAccountChange, auditSessionDeleted, noteStateBeforeAccountChange } from "./account-audit.ts";
 import { accountLinkEndpoints } from "./account-endpoints.ts";
 import { apiTokenJwtOptions } from "./api-tokens.ts";
@@ -209,6 +210,8 @@ export function createAuth(options: AuthOptions) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // Its query went through the app's URL check (server/http/nul-in-url.ts); its body comes here.
+        if (holdsNulCharacter(ctx.body)) throw new APIError("BAD_REQUEST", { message: NUL_CHARACTER_MESSAGE });
         if (ctx.path === "/request-password-reset" && ctx.request)
           resetRequestsStarted.set(ctx.request, performance.now());
         await noteStateBeforeAccountChange(ctx);

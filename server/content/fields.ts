@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_INTEGER_COLUMN } from "../validation.ts";
 
 /** Input fields that several content editors share: links and order numbers. */
 
@@ -68,7 +69,11 @@ export const lenientOrderIndex = z.unknown().transform((value) => {
 const REVISION_MESSAGE = "This form is out of date. Reload the page and try again.";
 
 /** The revision a record had when its editor opened it (see revisions.ts). */
-export const revisionField = z.number({ error: REVISION_MESSAGE }).int(REVISION_MESSAGE).min(0, REVISION_MESSAGE);
+export const revisionField = z
+  .number({ error: REVISION_MESSAGE })
+  .int(REVISION_MESSAGE)
+  .min(0, REVISION_MESSAGE)
+  .max(MAX_INTEGER_COLUMN, REVISION_MESSAGE);
 
 /** The ids of a list in their new order, for a drag-and-drop reorder. */
 /** The id of the item a form edits, moves or deletes; the form sends it, so a bad one is a bad form. */

@@ -19,6 +19,7 @@ import { serveTopLevelClientFiles } from "./client-files.ts";
 import { handleUncaughtErrors } from "./errors.ts";
 import { healthCheck } from "./health.ts";
 import { serveLocalMedia } from "./media-files.ts";
+import { refuseNulInUrl } from "./nul-in-url.ts";
 import type { PageCache } from "./page-cache/index.ts";
 import { logRequests } from "./request-log.ts";
 import { refuseForeignOrigin } from "./same-origin.ts";
@@ -88,6 +89,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   // An answer that says nothing about caching is kept by no browser or CDN (cache-policy.ts).
   app.use(privateUnlessDeclared);
   app.use(refuseTrace);
+  app.use(refuseNulInUrl);
 
   app.get("/healthz", healthCheck(options.pingDatabase));
   // With METRICS_PORT alone, the metrics are served on that port only.

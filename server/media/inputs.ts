@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_INTEGER_COLUMN } from "../validation.ts";
 import { MAX_ALT_LENGTH } from "./rules.ts";
 
 /** What the media services accept, checked on the server whatever the client checked. */
@@ -32,7 +33,7 @@ export const uploadInput = z.object({
 
 export const importInput = z.object({ url: imageUrl, alt });
 
-export const altChangeInput = z.object({ id, alt, revision: z.int().min(1) });
+export const altChangeInput = z.object({ id, alt, revision: z.int().min(1).max(MAX_INTEGER_COLUMN) });
 
 export const removeInput = z.object({ id, confirmed });
 

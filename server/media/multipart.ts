@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import busboy from "busboy";
 import { Invalid, TooLarge } from "../errors.ts";
+import { holdsNulCharacter, NUL_CHARACTER_MESSAGE } from "../validation.ts";
 import { FILE_TOO_LARGE_MESSAGE, MAX_IMAGE_BYTES } from "./rules.ts";
 
 /**
@@ -80,6 +81,7 @@ export async function readImageUpload(request: Request, maxFileBytes = MAX_IMAGE
   if (tooLarge) throw new TooLarge(FILE_TOO_LARGE_MESSAGE);
   if (failed) throw new Invalid({ file: MALFORMED_UPLOAD_MESSAGE });
   if (!file) throw new Invalid({ file: NO_FILE_MESSAGE });
+  if (holdsNulCharacter([file.filename, fields])) throw new Invalid({ file: NUL_CHARACTER_MESSAGE });
   await file.ended;
   return { bytes: Buffer.concat(file.chunks), filename: file.filename, fields };
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { answerNoSoonerThan, runAfterAnswerMs } from "../answer-floor.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
+import { Invalid } from "../errors.ts";
 import { hitLimit } from "../request-limits.ts";
 import type { AppServices } from "../services.ts";
-import { isFormBody } from "../validation.ts";
+import { holdsNulCharacter, isFormBody, NUL_CHARACTER_MESSAGE, readJsonObject } from "../validation.ts";
 import { recordBounce } from "./bounces.ts";
 import {
   type ConsentSource,
@@ -41,20 +42,17 @@ const emailSchema = z
   .pipe(z.email())
   .transform((value) => value.toLowerCase());
 
-class BadRequest extends Error {}
-
-/** The body as a plain object: JSON, or form fields. Unreadable → BadRequest. */
+/** The body as a plain object: JSON, or form fields. Unreadable → Invalid. */
 async function readBody(request: Request): Promise<Record<string, unknown>> {
+  if (!isFormBody(request)) return readJsonObject(request);
+  let form: FormData;
   try {
-    if (isFormBody(request)) return Object.fromEntries((await request.formData()).entries());
-    const text = await request.text();
-    if (text.trim() === "") return {};
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new BadRequest();
-    return value as Record<string, unknown>;
+    form = await request.formData();
   } catch {
-    throw new BadRequest("The request body must be a JSON object.");
+    throw new Invalid({ body: "The form could not be read." });
   }
+  if (holdsNulCharacter(form)) throw new Invalid({ body: NUL_CHARACTER_MESSAGE });
+  return Object.fromEntries(form.entries());
 }
 
 export const clientIp = (request: Request) => request.headers.get(CLIENT_IP_HEADER)?.trim() || "unknown";
@@ -130,7 +128,7 @@ export async function handleSubscribe(services: NewsletterServices, request: Req
   try {
     answer = await subscribeRequest(services, await readBody(request), form ? "form" : "api", clientIp(request));
   } catch (error) {
-    if (!(error instanceof BadRequest)) throw error;
+    if (!(error instanceof Invalid)) throw error;
     answer = { status: 400, code: "invalid", message: error.message };
   }
   if (form) {
@@ -157,7 +155,7 @@ export async function handleConfirm(services: NewsletterServices, request: Reque
   try {
     raw = (await readBody(request)).token ?? new URL(request.url).searchParams.get("token");
   } catch (error) {
-    if (error instanceof BadRequest) return json({ success: false, error: error.message }, 400);
+    if (error instanceof Invalid) return json({ success: false, error: error.message }, 400);
     throw error;
   }
   const token = tokenSchema.safeParse(raw);
@@ -177,7 +175,7 @@ export async function handleUnsubscribe(services: NewsletterServices, request: R
   try {
     body = await readBody(request);
   } catch (error) {
-    if (error instanceof BadRequest) return json({ success: false, message: error.message }, 400);
+    if (error instanceof Invalid) return json({ success: false, message: error.message }, 400);
     throw error;
   }
   const token = tokenSchema.safeParse(body.token ?? new URL(request.url).searchParams.get("token"));
@@ -203,7 +201,7 @@ export async function handleBounceWebhook(services: NewsletterServices, request:
   try {
     fields = await readBody(request);
   } catch (error) {
-    if (error instanceof BadRequest) return json({ success: false, error: error.message }, 400);
+    if (error instanceof Invalid) return json({ success: false, error: error.message }, 400);
     throw error;
   }
   const parsed = bounceBody.safeParse(fields);

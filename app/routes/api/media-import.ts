@@ -1,9 +1,10 @@
 import { servicesContext } from "~/context";
 import { requireApiCaller } from "../../../server/auth/api-caller.ts";
-import { Invalid, methodNotAllowed } from "../../../server/errors.ts";
+import { methodNotAllowed } from "../../../server/errors.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
 import { mediaErrorResponse, mediaJson } from "../../../server/media/responses.ts";
 import { IMAGE_UPLOADED_MESSAGE, UPLOAD_FAILED_MESSAGE } from "../../../server/media/rules.ts";
+import { readJsonObject } from "../../../server/validation.ts";
 import type { Route } from "./+types/media-import";
 
 /**
@@ -31,12 +32,4 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return mediaErrorResponse(error, UPLOAD_FAILED_MESSAGE, services.logger);
   }
-}
-
-async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  try {
-    const body: unknown = await request.json();
-    if (body !== null && typeof body === "object" && !Array.isArray(body)) return body as Record<string, unknown>;
-  } catch {}
-  throw new Invalid({ url: 'Send a JSON object: { "url": "https://…" }.' });
 }

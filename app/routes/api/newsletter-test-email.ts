@@ -2,6 +2,7 @@ import { servicesContext } from "~/context";
 import { requireApiRole } from "../../../server/auth/guards.ts";
 import { describeError, methodNotAllowed } from "../../../server/errors.ts";
 import { sendTestEmail, testEmailMessage } from "../../../server/newsletter/test-email.ts";
+import { readJsonObject } from "../../../server/validation.ts";
 import type { Route } from "./+types/newsletter-test-email";
 
 /**
@@ -23,24 +24,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const services = context.get(servicesContext);
   await requireApiRole(services, request, "admin");
-  let body: unknown;
   try {
-    const text = await request.text();
-    body = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    return Response.json(
-      { success: false, error: "The request body must be a JSON object." },
-      { status: 400, headers: NO_STORE },
-    );
-  }
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    return Response.json(
-      { success: false, error: "The request body must be a JSON object." },
-      { status: 400, headers: NO_STORE },
-    );
-  }
-  try {
-    await sendTestEmail(services.db, services, body);
+    await sendTestEmail(services.db, services, await readJsonObject(request));
   } catch (error) {
     const refusal = describeError(error);
     if (!refusal.expected) throw error;
