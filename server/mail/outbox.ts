@@ -64,6 +64,10 @@ function outboxRow(input: ValidEmail, now: string) {
     html_body: input.html,
     text_body: input.text,
     headers: toJson(input.headers),
+    // Written here rather than left to the column's default: PostgreSQL's now() keeps
+    // microseconds, which the email log's page cursor (read back to the millisecond) would
+    // fall between, skipping the rest of a batch written in the same statement.
+    created_at: now,
     next_attempt_at: now,
   };
 }

@@ -4,6 +4,7 @@ import {
   claimDueEmails,
   countEmailsByStatus,
   enqueueEmail,
+  enqueueEmails,
   finishClaims,
   listRecentEmails,
   type NewEmail,
@@ -131,6 +132,22 @@ describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
     expect(failed).toEqual([
       expect.objectContaining({ id: claimed.id, status: "failed", attempts: 1, last_error: "550 No such user" }),
     ]);
+  });
+
+  it("pages through a batch written in one statement, all at one created_at, without losing any", async () => {
+    const batch = Array.from({ length: 6 }, (_, index) => ({ ...EMAIL, idempotencyKey: `batch:${index}` }));
+    expect(await enqueueEmails(db(), batch)).toBe(6);
+    const seen: string[] = [];
+    let before: { created_at: string; id: string } | undefined;
+    for (let page = 0; page < 4; page++) {
+      const entries = await listRecentEmails(db(), { limit: 2, before });
+      seen.push(...entries.map((entry) => entry.id));
+      before = entries.at(-1);
+      if (!before) break;
+    }
+    const all = await db().selectFrom("email_outbox").select("id").orderBy("id", "desc").execute();
+    expect(seen).toEqual(all.map((row) => row.id));
+    expect(seen).toHaveLength(6);
   });
 
   it("counts emails per status, for all or for one batch", async () => {
