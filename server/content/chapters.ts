@@ -89,7 +89,14 @@ async function selectChapter(db: Kysely<Database>, id: string): Promise<ChapterR
 /** All chapters, drafts included, by order_index, with the list's revision. */
 export async function listChapters(db: Kysely<Database>): Promise<RevisionedList<ChapterRecord>> {
   return readRevisionedList(db, listKeys.chapters, async () => {
-    const rows = await db.selectFrom("chapters").selectAll().orderBy("order_index").orderBy("number").execute();
+    // Ending with the id, as the public list does: tied rows keep one order on both databases.
+    const rows = await db
+      .selectFrom("chapters")
+      .selectAll()
+      .orderBy("order_index")
+      .orderBy("number")
+      .orderBy("id")
+      .execute();
     return rows.map(toChapter);
   });
 }

@@ -44,7 +44,7 @@ export async function listResources(
 ): Promise<ResourceRecord[]> {
   let query = db.selectFrom("resources").selectAll();
   if (filter.category) query = query.where("category", "=", filter.category);
-  const rows = await query.orderBy("order_index").orderBy("created_at").execute();
+  const rows = await query.orderBy("order_index").orderBy("created_at").orderBy("id").execute();
   return rows.map(toResource);
 }
 

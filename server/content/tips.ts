@@ -47,7 +47,7 @@ export async function listTips(
 ): Promise<TipRecord[]> {
   let query = db.selectFrom("tips_resources").selectAll();
   if (filter.category) query = query.where("category", "=", filter.category);
-  const rows = await query.orderBy("order_index").orderBy("created_at").execute();
+  const rows = await query.orderBy("order_index").orderBy("created_at").orderBy("id").execute();
   const rank = (row: TipRow) => TIP_CATEGORIES.indexOf(row.category);
   return rows.sort((a, b) => rank(a) - rank(b)).map(toTip);
 }

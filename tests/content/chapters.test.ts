@@ -154,6 +154,22 @@ describe.each(TEST_DIALECTS)("chapters on %s", (dialect) => {
     expect((await listChapters(db())).revision).toBe(start + 3);
   });
 
+  it("lists chapters tied on order and number in one order, which an edit does not change", async () => {
+    const tied = [];
+    for (const title of ["Tied A", "Tied B", "Tied C"]) {
+      tied.push(await createChapter(f.store, { title, number: 1, orderIndex: 0 }));
+    }
+    const byId = tied.map((chapter) => chapter.id).sort();
+    const listed = async () =>
+      (await listChapters(db())).items.filter((chapter) => byId.includes(chapter.id)).map((chapter) => chapter.id);
+    expect(await listed()).toEqual(byId);
+    // PostgreSQL writes an updated row anew: without a last key, ties would then come out in another order.
+    const first = tied.find((chapter) => chapter.id === byId[0]);
+    if (!first) throw new Error("no chapter");
+    await updateChapter(f.store, first.id, { revision: first.revision, title: "Tied A, renamed" });
+    expect(await listed()).toEqual(byId);
+  });
+
   it("deleting a chapter removes its sections and forgets their list revision", async () => {
     const chapter = await createChapter(f.store, { title: "With sections" });
     await createSection(f.store, { chapterId: chapter.id, type: "text", content: "One" });
