@@ -133,6 +133,7 @@ export async function listPendingInvitations(db: Kysely<Database>): Promise<Pend
     .where("accepted_at", "is", null)
     .where("expires_at", ">", new Date().toISOString())
     .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
     .execute();
   return rows.map(toPending);
 }
@@ -185,13 +186,14 @@ export async function findUsableLink(
 /**
  * Marks the link used, atomically (of two uses at once, one wins), runs `create`,
  * and gives the link back if `create` fails, so a refused password does not burn it.
+ * Once `create` has made the account, the link stays used.
  */
 async function consumeLink(
   db: Kysely<Database>,
   kind: InvitationKind,
   token: string,
   create: (link: InvitationRow) => Promise<UserSummary>,
-): Promise<UserSummary> {
+): Promise<{ user: UserSummary; link: InvitationRow }> {
   if (!token || token.length > 200) throw new NotFound(INVALID_LINK_MESSAGE);
   const now = new Date().toISOString();
   const link = await db
@@ -205,7 +207,7 @@ async function consumeLink(
     .executeTakeFirst();
   if (!link) throw new NotFound(INVALID_LINK_MESSAGE);
   try {
-    return await create(link);
+    return { user: await create(link), link };
   } catch (error) {
     await db.updateTable("account_invitations").set({ accepted_at: null }).where("id", "=", link.id).execute();
     throw error;
@@ -219,24 +221,24 @@ export async function acceptInvitation(
 ): Promise<UserSummary> {
   const name = normalizeName(input.name, { required: true });
   checkPassword(input.password);
-  return consumeLink(services.db, "invitation", input.token, async (invitation) => {
-    const user = await createUser(services, {
+  const { user, link } = await consumeLink(services.db, "invitation", input.token, (invitation) =>
+    createUser(services, {
       email: invitation.email ?? "",
       password: input.password,
       name,
       role: invitation.role,
       via: "invitation",
       emailVerified: true,
-    });
-    await recordAudit(services.db, {
-      userId: user.id,
-      action: "user.invitation-accepted",
-      entity: "invitation",
-      entityId: invitation.id,
-      details: { email: user.email, role: invitation.role, invitedBy: invitation.invited_by },
-    });
-    return user;
+    }),
+  );
+  await recordAudit(services.db, {
+    userId: user.id,
+    action: "user.invitation-accepted",
+    entity: "invitation",
+    entityId: link.id,
+    details: { email: user.email, role: link.role, invitedBy: link.invited_by },
   });
+  return user;
 }
 
 /**
@@ -287,8 +289,9 @@ export async function completeOwnerSetup(
   const name = normalizeName(input.name, { required: true });
   const email = normalizeEmail(input.email);
   checkPassword(input.password);
-  return consumeLink(services.db, "owner-setup", input.token, async () => {
+  const { user } = await consumeLink(services.db, "owner-setup", input.token, async () => {
     if (await adminExists(services.db)) throw new NotFound(INVALID_LINK_MESSAGE);
     return createUser(services, { email, password: input.password, name, role: "admin", via: "owner-setup" });
   });
+  return user;
 }
