@@ -42,7 +42,9 @@ export function safeRedirectPath(value: string | null | undefined): string | und
   try {
     const url = new URL(value, "http://bastion.invalid");
     if (url.origin !== "http://bastion.invalid") return undefined;
-    return `${url.pathname}${url.search}${url.hash}`;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    // The parser resolves dot segments, plain or escaped: `/..//evil` comes out as `//evil`.
+    return path.startsWith("//") ? undefined : path;
   } catch {
     return undefined;
   }

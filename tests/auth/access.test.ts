@@ -26,6 +26,7 @@ describe("safeRedirectPath", () => {
   it.each([
     ["/admin/settings", "/admin/settings"],
     ["/admin?tab=2#x", "/admin?tab=2#x"],
+    ["/admin/../admin/tips", "/admin/tips"],
   ])("keeps the same-origin path %s", (value, expected) => {
     expect(safeRedirectPath(value)).toBe(expected);
   });
@@ -40,6 +41,11 @@ describe("safeRedirectPath", () => {
     "javascript:alert(1)",
     "/\u0000x",
     "/ok\\..\\evil",
+    "/..//evil.example",
+    "/%2e%2e//evil.example/",
+    "/.//evil.example",
+    "/%2E//evil.example",
+    "/admin/../..//evil.example",
   ])("ignores %j", (value) => {
     expect(safeRedirectPath(value)).toBeUndefined();
   });
