@@ -2,7 +2,7 @@ import { z } from "zod";
 import { answerNoSoonerThan, runAfterAnswerMs } from "../answer-floor.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { Invalid } from "../errors.ts";
-import { hitLimit } from "../request-limits.ts";
+import { currentHits, hitLimit } from "../request-limits.ts";
 import type { AppServices } from "../services.ts";
 import { holdsNulCharacter, isFormBody, NUL_CHARACTER_MESSAGE, readJsonObject } from "../validation.ts";
 import { recordBounce } from "./bounces.ts";
@@ -191,10 +191,26 @@ const bounceBody = z.object({
   reason: z.string().max(1000).optional().default(""),
 });
 
+/**
+ * Wrong webhook secrets an address may send before its requests are refused for the
+ * window: a provider with the right secret is never slowed, however many bounces it
+ * reports; a guesser is stopped (the secret is 256 bits, so this is the baseline's limit
+ * rather than the secret's defence).
+ */
+export const BOUNCE_SECRET_FAILURES = { limit: 10, windowMs: 15 * 60 * 1000 };
+
 /** POST /api/newsletter/webhooks/bounce with the shared secret in x-bastion-webhook-secret. */
 export async function handleBounceWebhook(services: NewsletterServices, request: Request): Promise<Response> {
+  const failuresKey = `bounce-webhook-failures:${clientIp(request)}`;
+  const { limit, windowMs } = BOUNCE_SECRET_FAILURES;
+  if ((await currentHits(services.db, failuresKey, windowMs)) >= limit) {
+    return json({ success: false, error: "Too many requests with a wrong webhook secret." }, 429, {
+      "Retry-After": String(windowMs / 1000),
+    });
+  }
   const given = request.headers.get(BOUNCE_SECRET_HEADER) ?? "";
   if (!safeEqual(given, bounceWebhookSecret(services.secret))) {
+    await hitLimit(services.db, failuresKey, limit, windowMs);
     return json({ success: false, error: "Invalid webhook secret." }, 401);
   }
   let fields: Record<string, unknown>;

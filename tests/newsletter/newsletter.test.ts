@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  BOUNCE_SECRET_FAILURES,
   handleBounceWebhook,
   handleConfirm,
   handleSubscribe,
@@ -332,6 +333,31 @@ describe.each(TEST_DIALECTS)("the newsletter on %s", (dialect) => {
     const before = (await outbox()).length;
     await handleSubscribe(s, post("/api/newsletter/subscribe", { email: "h@example.test" }));
     expect(await outbox()).toHaveLength(before);
+  });
+
+  it("bounce webhook: an address that sent too many wrong secrets is refused, even with the right one; others are not", async () => {
+    const s = services();
+    const secret = bounceWebhookSecret(SECRET);
+    const hook = (header: string, ip: string) =>
+      handleBounceWebhook(
+        s,
+        post(
+          "/api/newsletter/webhooks/bounce",
+          { email: "limit@example.test", type: "soft" },
+          { "x-bastion-webhook-secret": header, "x-bastion-client-ip": ip },
+        ),
+      );
+    for (let attempt = 0; attempt < BOUNCE_SECRET_FAILURES.limit; attempt++) {
+      expect((await hook(`guess-${attempt}`, "198.51.100.9")).status).toBe(401);
+    }
+    const refused = await hook(secret, "198.51.100.9");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await hook(secret, "198.51.100.10")).status).toBe(200);
+    // Right secrets are never counted: a provider reporting many bounces goes on.
+    for (let report = 0; report < BOUNCE_SECRET_FAILURES.limit + 2; report++) {
+      expect((await hook(secret, "198.51.100.11")).status).toBe(200);
+    }
   });
 
   it("recordHardBounce (the mail worker's hook) suppresses the address", async () => {
