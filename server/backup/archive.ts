@@ -4,6 +4,7 @@ import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises
 import path from "node:path";
 import { create, extract } from "tar";
 import { z } from "zod";
+import { isImageName } from "../media/names.ts";
 
 /**
  * A backup is one .tar.gz (docs/decisions/016-backups-and-exports.md):
@@ -94,20 +95,14 @@ export async function packArchive(directory: string, manifest: Manifest, target:
 
 /**
  * Unpacks an archive into an empty folder and checks it against its manifest: every
- * file listed is there with its size and SHA-256, and nothing else is. Only regular
+ * file listed is there with its size and SHA-256, and nothing else is; media files are
+ * image names in the manifest's bucket, as many and as large as it says. The manifest
+ * is read first, and only what it lists, at the size it gives, is written to disk: a
+ * small archive that inflates to gigabytes of unlisted data fills no disk. Only regular
  * files are unpacked (tar itself refuses absolute paths and "..").
  */
 export async function unpackArchive(file: string, directory: string): Promise<Manifest> {
-  try {
-    await extract({
-      file,
-      cwd: directory,
-      strict: true,
-      filter: (_, entry) => "type" in entry && entry.type === "File",
-    });
-  } catch (error) {
-    throw new ArchiveError(`${file} cannot be read as a .tar.gz archive: ${(error as Error).message}`);
-  }
+  await extractFiles(file, directory, (entryPath) => entryPath === MANIFEST);
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path.join(directory, MANIFEST), "utf8"));
@@ -127,9 +122,23 @@ export async function unpackArchive(file: string, directory: string): Promise<Ma
       `${file} has backup format version ${manifest.version}; this installation reads version ${BACKUP_FORMAT_VERSION}. Upgrade Bastion first.`,
     );
   }
-  const present = (await listFiles(directory)).filter((name) => name !== MANIFEST);
-  const extra = present.find((name) => !(name in manifest.files));
-  if (extra) throw new ArchiveError(`The backup is damaged: ${extra} is not listed in its manifest.`);
+  checkMediaEntries(manifest);
+
+  const unexpected: string[] = [];
+  await extractFiles(file, directory, (entryPath, size) => {
+    if (entryPath === MANIFEST) return false;
+    if (Object.hasOwn(manifest.files, entryPath) && manifest.files[entryPath]?.bytes === size) return true;
+    unexpected.push(entryPath);
+    return false;
+  });
+  const [odd] = unexpected;
+  if (odd !== undefined) {
+    throw new ArchiveError(
+      Object.hasOwn(manifest.files, odd)
+        ? `The backup is damaged: the size of ${odd} does not match its manifest.`
+        : `The backup is damaged: ${odd} is not listed in its manifest.`,
+    );
+  }
   for (const [name, expected] of Object.entries(manifest.files)) {
     const full = path.join(directory, name);
     const info = await stat(full).catch(() => undefined);
@@ -139,4 +148,56 @@ export async function unpackArchive(file: string, directory: string): Promise<Ma
     }
   }
   return manifest;
+}
+
+/** Writes the archive's regular files that `keep` accepts (by path and size) under `directory`. */
+async function extractFiles(
+  file: string,
+  directory: string,
+  keep: (entryPath: string, size: number) => boolean,
+): Promise<void> {
+  try {
+    await extract({
+      file,
+      cwd: directory,
+      strict: true,
+      filter: (entryPath, entry) => "type" in entry && entry.type === "File" && keep(entryPath, entry.size ?? 0),
+    });
+  } catch (error) {
+    throw new ArchiveError(`${file} cannot be read as a .tar.gz archive: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The media the manifest lists are what a restore may put in storage: stored image
+ * names, all in the manifest's bucket, as many and as many bytes as its media summary.
+ */
+function checkMediaEntries(manifest: Manifest): void {
+  const prefix = `media/${manifest.media.bucket}/`;
+  let files = 0;
+  let bytes = 0;
+  for (const [name, entry] of Object.entries(manifest.files)) {
+    if (!name.startsWith("media/")) continue;
+    if (!name.startsWith(prefix) || !isImageName(name.slice(prefix.length))) {
+      throw new ArchiveError(
+        `The backup is damaged: ${name} is not a media file of its bucket ${manifest.media.bucket}.`,
+      );
+    }
+    files++;
+    bytes += entry.bytes;
+  }
+  if (files !== manifest.media.files || bytes !== manifest.media.bytes) {
+    throw new ArchiveError(
+      `The backup is inconsistent: its manifest counts ${manifest.media.files} media files of ${manifest.media.bytes} bytes, and lists ${files} of ${bytes}.`,
+    );
+  }
+}
+
+/** The media files of an unpacked archive, as [name in storage, path on disk], by name. */
+export function mediaEntries(manifest: Manifest, directory: string): Array<[name: string, file: string]> {
+  const prefix = `media/${manifest.media.bucket}/`;
+  return Object.keys(manifest.files)
+    .filter((name) => name.startsWith(prefix))
+    .sort()
+    .map((name) => [name.slice(prefix.length), path.join(directory, name)]);
 }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -22,14 +22,17 @@ import {
 import { TABLES } from "../transfer/tables.ts";
 import { TransferRefused } from "../transfer/transfer.ts";
 import { decodeValue } from "../transfer/values.ts";
-import { ArchiveError, DATA_ENTRY, type Manifest, SQLITE_ENTRY, unpackArchive } from "./archive.ts";
+import { ArchiveError, DATA_ENTRY, type Manifest, mediaEntries, SQLITE_ENTRY, unpackArchive } from "./archive.ts";
 import type { BackupConfig } from "./backup.ts";
 
 /**
  * Restores a backup into this installation's database and media storage. Everything
  * is checked before anything is touched: the archive's checksums, its row counts, its
- * schema version, and that the target is empty (or `force`). The database is loaded in
- * one transaction; a backup of either database restores into either database.
+ * schema version, its media names, and that the target is empty (or `force`). The
+ * backup's media files are put first, the database is then loaded in one transaction,
+ * and only then are the installation's other media files deleted: a failure at any step
+ * leaves the database as it was, or the new one with all of its files. A backup of
+ * either database restores into either database.
  */
 export async function restoreBackup(
   config: BackupConfig,
@@ -66,6 +69,23 @@ export async function restoreBackup(
       );
     }
 
+    progress.step("Restoring media files");
+    const media = mediaEntries(manifest, staging);
+    let bytes = 0;
+    const stored = new Set(existingMedia.map((file) => file.path));
+    for (const [name, source] of media) {
+      const body = await readFile(source);
+      // A name already stored (a backup restored over its own site) is kept when its bytes
+      // are the same; storage never overwrites a name, so other bytes replace it.
+      const same = stored.has(name) && (await storage.get(name))?.body.equals(body);
+      if (!same) {
+        if (stored.has(name)) await storage.delete([name]);
+        await storage.put(name, body, imageTypeOfName(name)?.mime ?? "application/octet-stream");
+      }
+      bytes += body.length;
+      progress.file(body.length);
+    }
+
     await migrateTo(handle.db, handle.dialect, manifest.schemaVersion);
     let rows = 0;
     const onRows = (count: number) => {
@@ -82,19 +102,11 @@ export async function restoreBackup(
       else await loadFromData(trx, path.join(staging, DATA_ENTRY), progress, onRows);
     });
 
-    progress.step("Restoring media files");
-    if (existingMedia.length > 0) await storage.delete(existingMedia.map((stored) => stored.path));
-    const folder = path.join(staging, "media", manifest.media.bucket);
-    const names = await readdir(folder).catch(() => [] as string[]);
-    let bytes = 0;
-    for (const name of names.sort()) {
-      const body = await readFile(path.join(folder, name));
-      await storage.put(name, body, imageTypeOfName(name)?.mime ?? "application/octet-stream");
-      bytes += body.length;
-      progress.file(body.length);
-    }
+    const restored = new Set(media.map(([name]) => name));
+    const replaced = existingMedia.map((stored) => stored.path).filter((name) => !restored.has(name));
+    if (replaced.length > 0) await storage.delete(replaced);
     if (manifest.schemaVersion !== latestSchemaVersion()) await migrateToLatest(handle.db, handle.dialect);
-    return { manifest, tables: Object.keys(manifest.tables).length, rows, files: names.length, bytes };
+    return { manifest, tables: Object.keys(manifest.tables).length, rows, files: media.length, bytes };
   } finally {
     storage.close();
     await rm(staging, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -152,6 +153,56 @@ describe.each(TEST_DIALECTS)("backup of a %s installation", (dialect) => {
     expect(refused.message).toBe(
       `${forged} is not a usable Bastion backup: files.../../etc/passwd names a file outside the archive's layout.`,
     );
+  });
+
+  it("refuses media that storage would not take, or that its summary does not count, before touching anything", async () => {
+    const target = await blank(dialect, true);
+    await seedSite(target);
+    const tablesBefore = await snapshotTables(target.handle);
+    const mediaBefore = await mediaFiles(target.config);
+    const forge = (change: (manifest: Manifest, directory: string) => Manifest) =>
+      tamper(backup.file, (directory) => {
+        const file = path.join(directory, "manifest.json");
+        writeFileSync(file, JSON.stringify(change(JSON.parse(readFileSync(file, "utf8")) as Manifest, directory)));
+      });
+    const notAnImage = forge((manifest, directory) => {
+      writeFileSync(path.join(directory, "media/project-images/0.txt"), "x");
+      const entry = { bytes: 1, sha256: createHash("sha256").update("x").digest("hex") };
+      const media = { ...manifest.media, files: manifest.media.files + 1, bytes: manifest.media.bytes + 1 };
+      return { ...manifest, media, files: { ...manifest.files, "media/project-images/0.txt": entry } };
+    });
+    const otherBucket = forge((manifest) => ({ ...manifest, media: { ...manifest.media, bucket: "other" } }));
+    const miscounted = forge((manifest) => ({
+      ...manifest,
+      media: { ...manifest.media, files: manifest.media.files + 1 },
+    }));
+    const refusals = [];
+    for (const forged of [notAnImage, otherBucket, miscounted]) {
+      refusals.push(await restoreBackup(target.config, target.handle, forged, { force: true }).catch((e) => e));
+      rmSync(forged);
+    }
+    for (const refused of refusals) expect(refused).toBeInstanceOf(ArchiveError);
+    expect(refusals.map((refused) => refused.message)).toEqual([
+      "The backup is damaged: media/project-images/0.txt is not a media file of its bucket project-images.",
+      `The backup is damaged: media/project-images/${Object.keys(expectedMedia).sort()[0]} is not a media file of its bucket other.`,
+      `The backup is inconsistent: its manifest counts ${backup.manifest.media.files + 1} media files of ${backup.manifest.media.bytes} bytes, and lists ${backup.manifest.media.files} of ${backup.manifest.media.bytes}.`,
+    ]);
+    expect(await snapshotTables(target.handle)).toEqual(tablesBefore);
+    expect(await mediaFiles(target.config)).toEqual(mediaBefore);
+  });
+
+  it("refuses an entry its manifest does not list", async () => {
+    const padded = tamper(backup.file, (directory) => {
+      writeFileSync(path.join(directory, "media/project-images/unlisted.bin"), Buffer.alloc(1024 * 1024));
+    });
+    const target = await blank(dialect);
+    const refused = await restoreBackup(target.config, target.handle, padded, { force: false }).catch((e) => e);
+    rmSync(padded);
+    expect(refused).toBeInstanceOf(ArchiveError);
+    expect(refused.message).toBe(
+      "The backup is damaged: media/project-images/unlisted.bin is not listed in its manifest.",
+    );
+    expect(await target.handle.db.introspection.getTables()).toEqual([]);
   });
 
   it("refuses to write over an existing file", async () => {
