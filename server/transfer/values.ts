@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { holdsNulCharacter, MAX_INTEGER_COLUMN } from "../validation.ts";
 import type { ColumnKind } from "./tables.ts";
 
 /**
@@ -65,19 +66,43 @@ function sortKeys(value: unknown): unknown {
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+const NO_NUL = "must not contain a NUL character (U+0000), which PostgreSQL cannot store";
+const SMALLEST_INTEGER_COLUMN = -MAX_INTEGER_COLUMN - 1;
+
+/**
+ * What a file's values must be for both databases to take them as they are: a file
+ * imported into SQLite must export again and move to PostgreSQL unchanged.
+ */
 const KIND_SCHEMAS: Record<ColumnKind, z.ZodType> = {
-  text: z.string({ message: "must be a string or null" }).nullable(),
-  integer: z.number({ message: "must be an integer or null" }).int({ message: "must be an integer" }).nullable(),
+  text: z
+    .string({ message: "must be a string or null" })
+    .refine((value) => !value.includes("\u0000"), { message: NO_NUL })
+    .nullable(),
+  integer: z
+    .number({ message: "must be an integer or null" })
+    .int({ message: "must be an integer" })
+    .min(SMALLEST_INTEGER_COLUMN, { message: `must be an integer from ${SMALLEST_INTEGER_COLUMN}` })
+    .max(MAX_INTEGER_COLUMN, { message: `must be an integer up to ${MAX_INTEGER_COLUMN}` })
+    .nullable(),
   bigint: z.number({ message: "must be an integer or null" }).int({ message: "must be an integer" }).nullable(),
   boolean: z.boolean({ message: "must be true, false or null" }).nullable(),
   timestamp: z
     .string({ message: "must be a timestamp (YYYY-MM-DDTHH:MM:SS.sssZ) or null" })
     .regex(ISO_TIMESTAMP, { message: "must be a timestamp in UTC, as YYYY-MM-DDTHH:MM:SS.sssZ" })
+    // 2024-13-45T99:99:99.999Z has the shape of one and names no moment.
+    .refine(
+      (value) => {
+        const time = Date.parse(value);
+        return !Number.isNaN(time) && new Date(time).toISOString() === value;
+      },
+      { message: "must be a date and time that exists" },
+    )
     .nullable(),
   json: z
     .union([z.record(z.string(), z.unknown()), z.array(z.unknown())], {
       message: "must be a JSON object or array, or null",
     })
+    .refine((value) => !holdsNulCharacter(value), { message: NO_NUL })
     .nullable(),
 };
 

@@ -42,4 +42,19 @@ describe("values in exports, the same whichever database they come from", () => 
       'column "created_at" must be a timestamp in UTC, as YYYY-MM-DDTHH:MM:SS.sssZ',
     );
   });
+
+  it("refuses values SQLite would store and PostgreSQL or the next export would not", () => {
+    const check = (kind: "text" | "integer" | "timestamp" | "json", value: unknown) =>
+      checkRow(["value"], [kind], [value]);
+    expect(check("timestamp", "2024-13-45T99:99:99.999Z")).toBe('column "value" must be a date and time that exists');
+    expect(check("timestamp", "2024-02-30T00:00:00.000Z")).toBe('column "value" must be a date and time that exists');
+    expect(check("timestamp", "2024-02-29T23:59:59.999Z")).toBeNull();
+    const noNul = 'column "value" must not contain a NUL character (U+0000), which PostgreSQL cannot store';
+    expect(check("text", "a\u0000b")).toBe(noNul);
+    expect(check("json", { note: ["a\u0000b"] })).toBe(noNul);
+    expect(check("json", { "a\u0000": 1 })).toBe(noNul);
+    expect(check("integer", 2_147_483_648)).toBe('column "value" must be an integer up to 2147483647');
+    expect(check("integer", -2_147_483_649)).toBe('column "value" must be an integer from -2147483648');
+    expect(check("integer", -2_147_483_648)).toBeNull();
+  });
 });
