@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { backupBeforeMigrating } from "../../server/backup/pre-migration.ts";
 import { openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { seedDefaults } from "../../server/db/seed.ts";
@@ -61,7 +63,12 @@ export const transferCommands: CliCommand[] = [
       const handle = openDatabase(config.database);
       const progress = terminalProgress(output);
       try {
-        // A new installation's database may be blank: give it the schema (and defaults) first.
+        // Checked before the schema is touched: a mistyped name changes nothing.
+        if (!existsSync(file)) throw new UsageError(`${file} does not exist.`);
+        // A new installation's database may be blank: it gets the schema (and defaults)
+        // first. One with data at an older schema is backed up before that, as at start.
+        const backup = await backupBeforeMigrating(config, handle, { info: () => {} });
+        if (backup) output.write(`Backed up the database before migrating: ${backup}\n`);
         await migrateToLatest(handle.db, handle.dialect);
         await seedDefaults(handle.db);
         const result = await asUsage(() => importFromFile(handle, file, { force: values.force === true }, progress));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateTo } from "../../server/transfer/schema-version.ts";
+import { appliedSchemaVersion, migrateTo } from "../../server/transfer/schema-version.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { runScript } from "../helpers/run-script.ts";
 import { createInstallation, type Installation, mediaFiles, SECRET, seedSite, snapshotTables } from "./site-data.ts";
@@ -118,6 +118,35 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
         `Backed up the database before migrating: ${path.join(backups, name!)}\n` +
           `Applied 1 migration(s) to the ${dialect} database: 0005-phone-factor\n`,
       );
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    "import checks its file before touching the schema, and backs up a database with data before migrating it",
+    async () => {
+      const old = await target();
+      await migrateTo(old.handle.db, dialect, "0004-media");
+      await sql`insert into skills (id, name, order_index) values ('skill-1', 'Threat hunting', 0)`.execute(
+        old.handle.db,
+      );
+      const missing = path.join(folder, "missing.json");
+      expect(await cli(["import", missing], old)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `${missing} does not exist.\n`,
+      });
+      expect(await appliedSchemaVersion(old.handle.db)).toBe("0004-media");
+      expect(existsSync(path.join(old.config.dataDir, "backups"))).toBe(false);
+
+      const file = path.join(folder, "for-the-old-site.json");
+      expect((await cli(["export", file], source)).code).toBe(0);
+      const imported = await cli(["import", file, "--force"], old);
+      expect(imported.code).toBe(0);
+      const [backup, ...others] = readdirSync(path.join(old.config.dataDir, "backups"));
+      expect(others).toEqual([]);
+      expect(backup).toMatch(/^bastion-before-0005-phone-factor-\S+\.tar\.gz$/);
+      expect(imported.stdout).toMatch(/^Backed up the database before migrating: \S+\.tar\.gz\nImported /);
     },
     SLOW_TEST_MS,
   );
