@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { newerSchemaMessage } from "./schema-version.ts";
@@ -37,19 +38,25 @@ export class DataFileError extends Error {
   override name = "DataFileError";
 }
 
-/** Writes the header, every table and the end line; returns the totals. */
+/**
+ * Writes the header, every table and the end line; returns the totals. The file is
+ * written under a temporary name and renamed once complete: a failed export leaves no
+ * file at `file` (one that stops short is refused on import anyway, by its end line).
+ */
 export async function writeDataFile(
   file: string,
   header: DataHeader,
   tables: AsyncIterable<TableDump>,
   onRows: (table: string, rows: number) => void = () => {},
 ): Promise<{ tables: number; rows: number }> {
-  const stream = createWriteStream(file, { flags: "wx" });
+  const partial = `${file}.partial`;
+  const stream = createWriteStream(partial);
   const write = async (text: string) => {
     if (!stream.write(text)) await once(stream, "drain");
   };
   let tableCount = 0;
   let rowCount = 0;
+  let complete = false;
   try {
     await write(`${JSON.stringify(header)}\n`);
     for await (const dump of tables) {
@@ -66,9 +73,12 @@ export async function writeDataFile(
       rowCount += written;
     }
     await write(`${JSON.stringify({ end: true, tables: tableCount, rows: rowCount })}\n`);
+    complete = true;
   } finally {
     stream.end();
     await once(stream, "close");
+    if (complete) await rename(partial, file);
+    else await rm(partial, { force: true });
   }
   return { tables: tableCount, rows: rowCount };
 }

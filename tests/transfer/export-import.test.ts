@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFileError } from "../../server/transfer/data-file.ts";
 import { latestSchemaVersion } from "../../server/transfer/schema-version.ts";
@@ -144,5 +145,24 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
     expect(refused).toBeInstanceOf(DataFileError);
     expect(refused.message).toBe(message(file, lines));
     expect(await snapshotTables(other.handle)).toEqual(before);
+  });
+});
+
+describe("an export that fails", () => {
+  it("leaves no file behind, complete or partial", async () => {
+    const site = await createInstallation("sqlite");
+    try {
+      await seedSite(site);
+      // A value no export can encode (SQLite stores any text in a timestamp column).
+      await sql`update chapters set created_at = 'not a time'`.execute(site.handle.db);
+      const file = newFile();
+      const refused = await exportToFile(site.handle, file).catch((error) => error);
+      expect(refused).toBeInstanceOf(Error);
+      expect(refused.message).toMatch(/chapters\.created_at: expected a timestamp/);
+      expect(existsSync(file)).toBe(false);
+      expect(existsSync(`${file}.partial`)).toBe(false);
+    } finally {
+      await site.destroy();
+    }
   });
 });
