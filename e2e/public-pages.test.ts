@@ -8,8 +8,10 @@ import type { Database } from "../server/db/schema.ts";
 import { prepareDatabase } from "../server/db/setup.ts";
 import { createLogger } from "../server/logger.ts";
 import { type RunningServer, startServer } from "../tests/helpers/server.ts";
+import { expectNoSideScroll } from "./helpers/admin-screens.ts";
 import {
   closeBrowser,
+  DESKTOP_VIEWPORT,
   expectNoAxeViolations,
   launchBrowser,
   MOBILE_VIEWPORT,
@@ -40,6 +42,8 @@ const CHAPTERS = [
 ];
 const DRAFT = { id: "chapter-9", slug: "secret-draft", title: "Secret Draft", number: 4 };
 const FORMER_SLUG = "scanning-101";
+/** Editors paste links like this one: it must break, not widen the page. */
+const LONG_URL = `https://example.com/download?token=${"A1b2C3d4".repeat(25)}`;
 
 let server: RunningServer;
 let emptyServer: RunningServer;
@@ -122,7 +126,7 @@ async function fillContent(db: Kysely<Database>) {
       })),
       ...[
         ["chapter-2", "Scanning text."],
-        ["chapter-3", "Cloud text."],
+        ["chapter-3", `Cloud text. ${LONG_URL}`],
         [DRAFT.id, "Draft text."],
       ].map(([chapterId = "", content = ""]) => ({
         id: `section-${chapterId}`,
@@ -199,7 +203,12 @@ async function fillContent(db: Kysely<Database>) {
           category: "Certifications" as const,
           featured: false,
         },
-      ].map((resource, index) => ({ ...resource, description: `About ${resource.name}.`, order_index: index })),
+      ].map((resource, index) => ({
+        ...resource,
+        // A featured card and a plain one with a long link in their text.
+        description: resource.id === "res-1" || resource.id === "res-5" ? LONG_URL : `About ${resource.name}.`,
+        order_index: index,
+      })),
     )
     .execute();
 
@@ -246,6 +255,35 @@ async function fillContent(db: Kysely<Database>) {
     .execute();
 }
 
+/** Unbroken text where editors type: a tip, the biography and a certification (resources: fillContent). */
+async function fillLongTexts(db: Kysely<Database>) {
+  await db
+    .insertInto("tips_resources")
+    .values({
+      id: "tip-long",
+      category: "Career",
+      title: "Long link",
+      description: LONG_URL,
+      url: LONG_URL,
+      type: "external",
+      order_index: 0,
+    })
+    .execute();
+  await db.updateTable("site_content").set({ value: LONG_URL }).where("key", "=", "about_bio_1").execute();
+  await db
+    .insertInto("certifications")
+    .values({
+      id: "cert-long",
+      name: "Long link",
+      organization: "Example",
+      description: LONG_URL,
+      status: "completed",
+      date: "2024",
+      order_index: 0,
+    })
+    .execute();
+}
+
 beforeAll(async () => {
   const [dataDir, emptyDataDir] = await Promise.all([
     seed(fillContent),
@@ -255,6 +293,7 @@ beforeAll(async () => {
         .set({ content_value: "false" })
         .where("section_key", "=", "newsletter_section_visible")
         .execute();
+      await fillLongTexts(db);
     }),
   ]);
   [server, emptyServer] = await Promise.all([
@@ -583,6 +622,26 @@ describe("reader with JavaScript", () => {
           await page.goto(`${server.url}${pathname}`);
           expect(await page.locator("html").getAttribute("data-theme")).toBe(theme);
           await expectNoAxeViolations(page);
+        }
+      });
+    }
+  });
+});
+
+describe("long unbroken text", () => {
+  it("breaks instead of widening any public page, on a phone and on a desktop", async () => {
+    const pages = [
+      `${server.url}/projects/cloud-hardening`,
+      `${emptyServer.url}/blog`,
+      `${server.url}/resources`,
+      `${emptyServer.url}/about`,
+    ];
+    for (const viewport of [MOBILE_VIEWPORT, DESKTOP_VIEWPORT]) {
+      await withPage({ viewport }, async ({ page }) => {
+        for (const url of pages) {
+          await page.goto(url);
+          expect(await page.getByText(LONG_URL).count(), url).toBeGreaterThan(0);
+          await expectNoSideScroll(page, `${new URL(url).pathname} at ${viewport.width} px`);
         }
       });
     }

@@ -15,8 +15,9 @@ export function PublicShell({ linkedinUrl, year, children }: PublicShellProps) {
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       <SiteHeader />
-      {/* tabIndex: the skip link moves focus here, not just the scroll position. */}
-      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+      {/* tabIndex: the skip link moves focus here, not just the scroll position. Editors'
+          text may hold a long URL: it breaks rather than widening the page. */}
+      <main id="main" tabIndex={-1} className="flex-1 wrap-anywhere outline-none">
         <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">{children}</div>
       </main>
       <SiteFooter linkedinUrl={linkedinUrl} year={year} />
