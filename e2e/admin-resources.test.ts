@@ -207,9 +207,12 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
         const confirm = page.getByRole("alertdialog", { name: `Delete ${edited}?` });
         expect(await textOf(confirm)).toContain("This action cannot be undone.");
         await checkState(page, theme, "the delete confirmation");
-        await confirm.getByRole("button", { name: "Delete" }).click();
+        await confirm.getByRole("button", { name: "Delete" }).focus();
+        await page.keyboard.press("Enter");
         await toast(page, "Resource deleted successfully!").waitFor();
         await card(page, edited).waitFor({ state: "detached" });
+        // Its trigger went with the card: focus is on the main region, not lost.
+        await page.waitForFunction(() => document.activeElement?.id === "main", undefined, { timeout: 2_000 });
         expect((await notification())?.status).toBe("cancelled");
         await page.goto(`${site.base}/resources`);
         expect(await page.getByText(edited).count()).toBe(0);

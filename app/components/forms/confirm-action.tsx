@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { AlertDialog, AlertDialogContent, AlertDialogTrigger } from "~/components/ui/alert-dialog";
 import { Button } from "~/components/ui/button";
 import { useActionFetcher } from "./use-action-fetcher";
@@ -37,7 +37,21 @@ export function ConfirmAction({
   const [ownOpen, setOwnOpen] = useState(false);
   const isOpen = open ?? ownOpen;
   const setOpen = onOpenChange ?? setOwnOpen;
-  const { fetcher, busy } = useActionFetcher(intent, { onSuccess: () => setOpen(false) });
+  const done = useRef(false);
+  const { fetcher, busy } = useActionFetcher(intent, {
+    onSuccess: () => {
+      done.current = true;
+      setOpen(false);
+    },
+  });
+  // A delete takes its own trigger away, and with it the focus the dialog gave back:
+  // a keyboard user then goes on from the page's main region rather than from nowhere.
+  useEffect(
+    () => () => {
+      if (done.current && document.activeElement === document.body) document.getElementById("main")?.focus();
+    },
+    [],
+  );
   return (
     <AlertDialog open={isOpen} onOpenChange={setOpen}>
       {trigger && <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>}
