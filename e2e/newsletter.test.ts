@@ -42,6 +42,14 @@ async function confirmationToken(email: string): Promise<string> {
   return match?.[1] as string;
 }
 
+/** Whether the focus is on the element of this test id or inside it (not fallen back to the document). */
+function focusedWithin(page: Page, testId: string): Promise<boolean> {
+  return page.evaluate(
+    (id) => document.activeElement !== document.body && !!document.activeElement?.closest(`[data-testid="${id}"]`),
+    testId,
+  );
+}
+
 async function subscribeOnHome(page: Page, email: string, website = "") {
   await page.goto(`${server.url}/`);
   await waitForPageScript(page);
@@ -108,11 +116,18 @@ describe.each([
       await expectNoAxeViolations(page);
       // Opening the link, and running its page's script (as some mail scanners do), changed nothing.
       expect(await subscriber(email)).toMatchObject({ status: "pending" });
-      await button.click();
+      await button.focus();
+      await page.keyboard.press("Enter");
       const success = page.getByTestId("confirm-success");
       await expect
         .poll(() => textOf(success))
         .toContain("Your subscription has been confirmed! Welcome to Premier Updates");
+      if (javaScriptEnabled) {
+        // The button went away with its state: the focus is on the outcome, and Tab reaches its link.
+        expect(await focusedWithin(page, "newsletter-confirm")).toBe(true);
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Return to Home");
+      }
       expect(await textOf(success)).toContain("Return to Home");
       expect(await subscriber(email)).toMatchObject({ status: "active" });
       await expectNoAxeViolations(page);
@@ -134,9 +149,15 @@ describe.each([
       await page.goto(`${server.url}/newsletter/unsubscribe?token=${unsubscribeToken(AUTH_SECRET, row?.id as string)}`);
       expect(await textOf(page.getByTestId("keep-subscription"))).toBe("Keep Subscription");
       await expectNoAxeViolations(page);
-      await page.getByTestId("unsubscribe-button").click();
+      await page.getByTestId("unsubscribe-button").focus();
+      await page.keyboard.press("Enter");
       await expect.poll(() => textOf(page.getByTestId("unsubscribe-success"))).toContain("Unsubscribed Successfully");
       expect(await subscriber(email)).toMatchObject({ status: "unsubscribed" });
+      if (javaScriptEnabled) {
+        expect(await focusedWithin(page, "newsletter-unsubscribe")).toBe(true);
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Return to Home");
+      }
       await expectNoAxeViolations(page);
 
       await page.goto(`${server.url}/newsletter/unsubscribe?token=forged.token`);
@@ -164,10 +185,13 @@ describe("newsletter form with JavaScript", () => {
         await route.continue();
       });
       await page.getByTestId("newsletter-email").fill("slow@example.test");
-      await page.getByTestId("newsletter-submit").click();
+      await page.getByTestId("newsletter-submit").focus();
+      await page.keyboard.press("Enter");
       await expect.poll(() => textOf(page.getByTestId("newsletter-submit"))).toBe("Subscribing...");
       release();
       await expect.poll(() => textOf(page.getByTestId("newsletter-message"))).toContain("Please check your email");
+      // Disabled while it was busy, the button has the focus back.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("newsletter-submit");
     });
   });
 

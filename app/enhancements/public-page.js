@@ -135,12 +135,18 @@ function showFormMessage(form, tone, text = "") {
   if (tone === "error" && text === form.dataset.invalidMessage) input.setAttribute("aria-invalid", "true");
 }
 
+/** Buttons that had the focus when they were disabled for a submit. */
+const focusedWhenDisabled = new WeakSet();
+
 /** @param {HTMLFormElement} form @param {boolean} submitting */
 function showSubmitting(form, submitting) {
   const button = form.querySelector("button[type=submit]");
   if (!(button instanceof HTMLButtonElement)) return;
+  if (submitting && document.activeElement === button) focusedWhenDisabled.add(button);
   button.disabled = submitting;
   button.textContent = submitting ? "Subscribing..." : "Subscribe";
+  // A disabled button drops the focus: give it back, so the keyboard goes on from here.
+  if (!submitting && focusedWhenDisabled.delete(button) && document.activeElement === document.body) button.focus();
 }
 
 /** @param {HTMLFormElement} form */
