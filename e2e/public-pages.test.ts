@@ -590,6 +590,17 @@ describe("reader with JavaScript", () => {
     });
   });
 
+  it("copy button without the clipboard permission: copies by selection and keeps the focus", async () => {
+    await withPage({}, async ({ page }) => {
+      await page.goto(`${server.url}/projects/getting-started`);
+      const button = page.getByTestId("copy-code").first();
+      await button.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => textOf(button)).toBe("Copied!");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("copy-code");
+    });
+  });
+
   it("lightbox: an image opens in a dialog closed by Escape or by a click", async () => {
     await withPage({}, async ({ page }) => {
       await serveImage(page);

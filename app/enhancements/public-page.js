@@ -21,7 +21,9 @@ async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
   } catch {
-    // Without the async clipboard API (or its permission): a selection and execCommand.
+    // Without the async clipboard API (or its permission): a selection and execCommand,
+    // then the focus back where it was (the Copy button), not on the document.
+    const focused = document.activeElement;
     const area = document.createElement("textarea");
     area.value = text;
     area.setAttribute("readonly", "");
@@ -31,6 +33,7 @@ async function copyText(text) {
     area.select();
     document.execCommand("copy");
     area.remove();
+    if (focused instanceof HTMLElement) focused.focus();
   }
 }
 
