@@ -24,6 +24,8 @@ import {
 
 export type BackupConfig = Pick<Config, "dataDir" | "s3" | "publicOrigin" | "database">;
 
+const NO_SCHEMA_MESSAGE = "The database has no schema yet: there is nothing to back up.";
+
 export interface BackupResult {
   file: string;
   manifest: Manifest;
@@ -57,6 +59,7 @@ export async function createBackup(
   const target = path.resolve(options.file ?? path.join(backupDirectory(config), backupFileName()));
   if (existsSync(target))
     throw new TransferRefused(`${target} already exists: choose another name or remove it first.`);
+  if (!(await appliedSchemaVersion(handle.db))) throw new TransferRefused(NO_SCHEMA_MESSAGE);
   await mkdir(path.dirname(target), { recursive: true });
   const staging = await mkdtemp(path.join(path.dirname(target), ".bastion-backup-"));
   try {
@@ -96,7 +99,7 @@ async function copySqlite(handle: DatabaseHandle, file: string, progress: Progre
     const version = copy.prepare("select name from kysely_migration order by name desc limit 1").get() as
       | { name: string }
       | undefined;
-    if (!version) throw new TransferRefused("The database has no schema yet: there is nothing to back up.");
+    if (!version) throw new TransferRefused(NO_SCHEMA_MESSAGE);
     const present = new Set(
       (copy.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map(
         (row) => row.name,
@@ -118,7 +121,7 @@ async function copySqlite(handle: DatabaseHandle, file: string, progress: Progre
 async function dumpPostgres(handle: DatabaseHandle, file: string, createdAt: string, progress: Progress) {
   return inSnapshot(handle, async (trx) => {
     const schemaVersion = await appliedSchemaVersion(trx);
-    if (!schemaVersion) throw new TransferRefused("The database has no schema yet: there is nothing to back up.");
+    if (!schemaVersion) throw new TransferRefused(NO_SCHEMA_MESSAGE);
     const present = await existingTables(trx);
     const tables: Record<string, number> = {};
     const header = {

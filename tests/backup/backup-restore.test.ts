@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { create, extract } from "tar";
@@ -203,6 +203,14 @@ describe.each(TEST_DIALECTS)("backup of a %s installation", (dialect) => {
       "The backup is damaged: media/project-images/unlisted.bin is not listed in its manifest.",
     );
     expect(await target.handle.db.introspection.getTables()).toEqual([]);
+  });
+
+  it("refuses to back up a database with no schema, writing nothing", async () => {
+    const target = await blank(dialect);
+    const refused = await createBackup(target.config, target.handle).catch((e) => e);
+    expect(refused).toBeInstanceOf(TransferRefused);
+    expect(refused.message).toBe("The database has no schema yet: there is nothing to back up.");
+    expect(existsSync(path.join(target.config.dataDir, "backups"))).toBe(false);
   });
 
   it("refuses to write over an existing file", async () => {
