@@ -24,7 +24,9 @@ export function ResourceAdminCard({ resource }: { resource: ResourceRecord }) {
       <div>
         <Badge>{resource.category}</Badge>
       </div>
-      {resource.description && <p className="text-sm leading-relaxed wrap-anywhere text-fg-muted">{resource.description}</p>}
+      {resource.description && (
+        <p className="text-sm leading-relaxed wrap-anywhere text-fg-muted">{resource.description}</p>
+      )}
       <p className="font-mono text-xs break-all text-fg-muted">{resource.url}</p>
       <div className="mt-auto flex justify-end gap-1 border-t border-line pt-3">
         <IconLink icon={ExternalLink} label={`Open ${resource.name}`} href={resource.url} />
