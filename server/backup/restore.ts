@@ -31,8 +31,9 @@ import type { BackupConfig } from "./backup.ts";
  * schema version, its media names, and that the target is empty (or `force`). The
  * backup's media files are put first, the database is then loaded in one transaction,
  * and only then are the installation's other media files deleted: a failure at any step
- * leaves the database as it was, or the new one with all of its files. A backup of
- * either database restores into either database.
+ * leaves either the database as it was with its files (some of the backup's perhaps
+ * beside them), or the new one with all of its files. A backup of either database
+ * restores into either database.
  */
 export async function restoreBackup(
   config: BackupConfig,
