@@ -15,7 +15,7 @@ import type { Logger } from "./logger.ts";
 import { type MailWorker, startMailWorker } from "./mail/worker.ts";
 import { recordHardBounce } from "./newsletter/bounces.ts";
 import { startNotificationScheduler } from "./newsletter/notifications.ts";
-import { refuseSuppressed } from "./newsletter/suppression.ts";
+import { refuseUnwantedRecipients } from "./newsletter/send-time-check.ts";
 import { startSmsWorker } from "./sms/worker.ts";
 
 /**
@@ -88,8 +88,9 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
     leaseMs: config.mail.leaseMs,
     retryBaseMs: config.mail.retryBaseMs,
     onPermanentFailure: (email, reply) => recordHardBounce(database.db, email.to_address, reply),
-    // Suppression is checked when an email is queued and again here, when it is sent.
-    refuseRecipients: (emails) => refuseSuppressed(database.db, emails),
+    // Suppression is checked when an email is queued and again here, when it is sent,
+    // with the subscription of a subscriber's mail.
+    refuseRecipients: (emails) => refuseUnwantedRecipients(database.db, emails),
   });
   const sms = startSmsWorker({ db: database.db, smsUrl: config.sms.url, logger });
   const { auth, close: closeAuth } = createAuthForDatabase(
