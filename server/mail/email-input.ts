@@ -33,11 +33,16 @@ const headersSchema = z.record(z.string(), z.string()).superRefine((headers, con
   }
 });
 
+const recipient = z.email({ message: "The recipient must be an email address" });
+
+/** Whether the outbox takes this address as a recipient. */
+export const isRecipientAddress = (address: string): boolean => recipient.safeParse(address).success;
+
 const newEmailSchema = z.object({
   idempotencyKey: z.string().min(1).max(500),
   kind: z.string().min(1).max(100),
   batchId: z.string().min(1).max(200).optional(),
-  to: z.email({ message: "The recipient must be an email address" }),
+  to: recipient,
   subject: z
     .string()
     .trim()

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, NOTIFICATION_ITEM_TYPES, NotificationsTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
+import { isRecipientAddress } from "../mail/email-input.ts";
 import { countEmailsByStatus, enqueueEmails, type NewEmail } from "../mail/outbox.ts";
 import { SITE_NAME } from "../site.ts";
 import { renderNotificationEmail } from "./notification-email.ts";
@@ -173,6 +174,8 @@ export interface FanOutResult {
   notifications: number;
   /** Outbox rows it wrote (a re-run after a crash writes none twice). */
   emails: number;
+  /** Subscribers left out: their stored address is one the outbox refuses. */
+  skippedSubscriberIds: string[];
 }
 
 /** Fans out every due notification (at most `limit`); see the module comment. */
@@ -187,11 +190,12 @@ export async function sendDueNotifications(db: Kysely<Database>, options: FanOut
     .orderBy("id")
     .limit(Math.max(1, options.limit ?? 10))
     .execute();
-  const result: FanOutResult = { notifications: 0, emails: 0 };
+  const result: FanOutResult = { notifications: 0, emails: 0, skippedSubscriberIds: [] };
   for (const { id } of due) {
-    const { claimed, emails } = await fanOut(db, id, now, options);
+    const { claimed, emails, skipped } = await fanOut(db, id, now, options);
     // Rows a run wrote count even when another run claimed the notification first.
     result.emails += emails;
+    result.skippedSubscriberIds.push(...skipped);
     if (claimed) result.notifications += 1;
   }
   return result;
@@ -214,17 +218,22 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
     .where("status", "=", "pending")
     .where("scheduled_for", "<=", now)
     .executeTakeFirst();
-  if (!notification) return { claimed: false, emails: 0 };
+  if (!notification) return { claimed: false, emails: 0, skipped: [] };
   const chunkSize = Math.max(1, options.chunkSize ?? FAN_OUT_CHUNK_SIZE);
   let created = 0;
+  const skipped: string[] = [];
   let after = "";
   for (;;) {
     // Two statements per chunk and no transaction around them: the emails are rendered
     // while the connection is free for other requests, and one INSERT is atomic alone.
     const chunk = await eligibleSubscribers(db, notification, after, chunkSize);
+    // An address the outbox refuses (imported, or edited in the database) would fail the
+    // whole chunk, and every notification behind this one, run after run: left out.
+    const deliverable = chunk.filter((subscriber) => isRecipientAddress(subscriber.email));
+    for (const subscriber of chunk) if (!deliverable.includes(subscriber)) skipped.push(subscriber.id);
     created += await enqueueEmails(
       db,
-      chunk.map((subscriber) => notificationEmail(notification, subscriber, options)),
+      deliverable.map((subscriber) => notificationEmail(notification, subscriber, options)),
     );
     const last = chunk.at(-1);
     if (!last || chunk.length < chunkSize) break;
@@ -239,7 +248,7 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
     .where("id", "=", id)
     .where("status", "=", "pending")
     .executeTakeFirst();
-  return { claimed: Number(claimed.numUpdatedRows) > 0, emails: created };
+  return { claimed: Number(claimed.numUpdatedRows) > 0, emails: created, skipped };
 }
 
 /**
@@ -322,6 +331,12 @@ export function startNotificationScheduler(options: NotificationSchedulerOptions
       if (result.emails > 0) onEmailsQueued?.();
       if (result.notifications > 0) {
         logger.info({ notifications: result.notifications, emails: result.emails }, "notifications fanned out");
+      }
+      if (result.skippedSubscriberIds.length > 0) {
+        logger.warn(
+          { subscriberIds: result.skippedSubscriberIds },
+          "Subscribers left out of a notification: their stored address is not one the mailer takes",
+        );
       }
       if (result.notifications < (options.limit ?? 10)) return emails;
     }

@@ -98,12 +98,17 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(delay).toBe(GRACE_MS);
 
     // Within the grace period nothing is due.
-    expect(await sendDueNotifications(db(), fanOutOptions)).toEqual({ notifications: 0, emails: 0 });
+    expect(await sendDueNotifications(db(), fanOutOptions)).toEqual({
+      notifications: 0,
+      emails: 0,
+      skippedSubscriberIds: [],
+    });
     expect(await outbox()).toEqual([]);
 
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 1,
       emails: 2,
+      skippedSubscriberIds: [],
     });
     const rows = await outbox();
     expect(rows.map((row) => row.to_address)).toEqual(["ada@example.test", "grace@example.test"]);
@@ -154,6 +159,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 0,
       emails: 0,
+      skippedSubscriberIds: [],
     });
     let latest = await updateChapter(store, chapter.id, {
       revision: chapter.revision,
@@ -168,6 +174,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 0,
       emails: 0,
+      skippedSubscriberIds: [],
     });
     expect(await outbox()).toHaveLength(2);
   });
@@ -188,6 +195,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 0,
       emails: 0,
+      skippedSubscriberIds: [],
     });
     expect(await outbox()).toEqual([]);
   });
@@ -210,6 +218,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 0,
       emails: 0,
+      skippedSubscriberIds: [],
     });
     expect(await outbox()).toEqual([]);
   });
@@ -237,6 +246,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 2,
       emails: 4,
+      skippedSubscriberIds: [],
     });
     const rows = await outbox();
     const tipEmail = rows.find((row) => row.subject === "New tip: Scan tuning");
@@ -256,6 +266,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
       notifications: 0,
       emails: 0,
+      skippedSubscriberIds: [],
     });
   });
 
@@ -297,6 +308,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
       expect(await sendDueNotifications(secondDb(), { ...fanOutOptions, now: later() })).toEqual({
         notifications: 1,
         emails: 0,
+        skippedSubscriberIds: [],
       });
       expect(await outbox()).toHaveLength(2);
       expect(await getNotificationForItem(db(), { type: "chapter", id: chapter.id })).toMatchObject({ status: "sent" });
@@ -321,7 +333,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
       turns += 1;
     }, 0);
     const first = await sendDueNotifications(db(), options).finally(() => clearInterval(ticking));
-    expect(first).toEqual({ notifications: 1, emails: 47 });
+    expect(first).toEqual({ notifications: 1, emails: 47, skippedSubscriberIds: [] });
     expect(turns).toBeGreaterThanOrEqual(3);
 
     // As if the process had died after three chunks: the notification still pending, some rows written.
@@ -329,11 +341,28 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     const kept = (await outbox()).slice(0, 30).map((row) => row.id);
     await db().deleteFrom("email_outbox").where("id", "not in", kept).execute();
     await db().updateTable("notifications").set({ status: "pending", sent_at: null }).execute();
-    expect(await sendDueNotifications(db(), options)).toEqual({ notifications: 1, emails: 17 });
+    expect(await sendDueNotifications(db(), options)).toEqual({
+      notifications: 1,
+      emails: 17,
+      skippedSubscriberIds: [],
+    });
     const rows = await outbox();
     expect(rows).toHaveLength(47);
     expect(new Set(rows.map((row) => row.to_address)).size).toBe(47);
     expect(rows.every((row) => row.batch_id === notification?.id)).toBe(true);
+  });
+
+  it("leaves out a subscriber whose stored address the mailer refuses, and sends to the others", async () => {
+    await db()
+      .insertInto("newsletter_subscribers")
+      .values({ id: "sub-bad-address", email: "reader@localhost", status: "active", confirmed_at: hoursAgo(2) })
+      .execute();
+    const chapter = await createChapter(store, { title: "Despite one bad row" });
+    const result = await sendDueNotifications(db(), { ...fanOutOptions, now: later() });
+    expect(result).toMatchObject({ notifications: 1, skippedSubscriberIds: ["sub-bad-address"] });
+    expect(result.emails).toBeGreaterThan(0);
+    expect((await outbox()).map((row) => row.to_address)).not.toContain("reader@localhost");
+    expect(await getNotificationForItem(db(), { type: "chapter", id: chapter.id })).toMatchObject({ status: "sent" });
   });
 
   it("the scheduler fans out what is due and wakes the mail worker", async () => {
