@@ -240,6 +240,8 @@ export function createAuth(options: AuthOptions) {
         // A reset by emailed link is recorded by onPasswordReset above, with its user.
         if (PASSWORD_PATHS.has(ctx.path) && ctx.path !== "/reset-password" && !(returned instanceof APIError)) {
           const userId = ctx.context.session?.user.id ?? null;
+          // A link emailed before the change must not undo it.
+          if (userId) await forgetPasswordResetLinks(db, userId);
           await recordAudit(db, { userId, action: "account.password-changed", entity: "user", entityId: userId });
         }
         await auditAccountChange(db, ctx);

@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/audit-log.ts";
 import { type Database, ROLES } from "../db/schema.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { passwordProblem } from "./password-policy.ts";
+import { forgetPasswordResetLinks } from "./password-reset-links.ts";
 import { countOtherAdmins, type Role, setUserRole, withAdminRowsLocked } from "./roles.ts";
 
 /**
@@ -293,6 +294,8 @@ export async function resetPassword(
     });
   }
   await context.internalAdapter.deleteUserSessions(user.id);
+  // A link emailed before the reset must not undo it.
+  await forgetPasswordResetLinks(services.db, user.id);
   await recordAudit(services.db, {
     userId: input.actorId ?? null,
     action: "user.password-reset",

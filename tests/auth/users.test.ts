@@ -136,7 +136,7 @@ describe.each(TEST_DIALECTS)("user accounts on %s", (dialect) => {
     expect(changes[0]?.user_id).toBe(ada.id);
   });
 
-  it("resets a password: the new one works, the old one does not, every session ends", async () => {
+  it("resets a password: the new one works, the old one does not, every session and emailed link ends", async () => {
     const eddie = await findUser(services(), { email: "eddie@example.test" });
     const before = await signIn(accounts, eddie.email, STRONG_PASSWORD);
     expect(await sessionUser(accounts, before.cookie)).toBe(eddie.email);
@@ -147,7 +147,32 @@ describe.each(TEST_DIALECTS)("user accounts on %s", (dialect) => {
       fields: { password: "This password is too common. Please choose a less predictable one." },
     });
 
+    // A reset link emailed before: the reset ends it (Better Auth's verification row).
+    const verification = services().db.withTables<{
+      verification: {
+        id: string;
+        identifier: string;
+        value: string;
+        expiresAt: Date;
+        createdAt: Date;
+        updatedAt: Date;
+      };
+    }>();
+    await verification
+      .insertInto("verification")
+      .values({
+        id: "verification-eddie",
+        identifier: "reset-password:emailed-before",
+        value: eddie.id,
+        expiresAt: new Date(Date.now() + 3_600_000),
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .execute();
     await resetPassword(services(), { userId: eddie.id, password: OTHER_STRONG_PASSWORD, actorId: null });
+    expect(await verification.selectFrom("verification").select("id").where("value", "=", eddie.id).execute()).toEqual(
+      [],
+    );
     expect(await sessionUser(accounts, before.cookie)).toBeNull();
     expect((await signIn(accounts, eddie.email, STRONG_PASSWORD)).status).toBe(401);
     expect((await signIn(accounts, eddie.email, OTHER_STRONG_PASSWORD)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESET_EMAILS_PER_ADDRESS } from "../../server/auth/password-reset-links.ts";
-import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
+import { type SiteWithAccounts, signIn, startSiteWithAccounts, TEST_PASSWORD } from "../helpers/accounts.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 
 /**
@@ -10,6 +10,7 @@ import { TEST_DIALECTS } from "../helpers/databases.ts";
  */
 
 const OWNER = { email: "rosa.reset@example.com", name: "Rosa Reset", role: "admin" as const };
+const CHANGER = { email: "carl.change@example.com", name: "Carl Change", role: "editor" as const };
 const NEW_PASSWORD = "a brand new passphrase 2026";
 
 describe.each(TEST_DIALECTS)("password-reset links on %s", (dialect) => {
@@ -18,7 +19,7 @@ describe.each(TEST_DIALECTS)("password-reset links on %s", (dialect) => {
   let nextClient = 1;
 
   beforeAll(async () => {
-    site = await startSiteWithAccounts({ dialect, accounts: [OWNER], server: { env: { TRUST_PROXY: "1" } } });
+    site = await startSiteWithAccounts({ dialect, accounts: [OWNER, CHANGER], server: { env: { TRUST_PROXY: "1" } } });
     base = site.server.url;
   });
 
@@ -39,14 +40,14 @@ describe.each(TEST_DIALECTS)("password-reset links on %s", (dialect) => {
     return response.status;
   }
 
-  async function emailedTokens(): Promise<string[]> {
+  async function emailedTokens(to = OWNER.email): Promise<string[]> {
     const database = await site.openDatabase();
     try {
       const rows = await database.db
         .selectFrom("email_outbox")
         .select("text_body")
         .where("kind", "=", "password-reset")
-        .where("to_address", "=", OWNER.email)
+        .where("to_address", "=", to)
         .orderBy("created_at", "asc")
         .execute();
       return rows.map((row) => /token=([\w-]+)/.exec(row.text_body)?.[1] as string);
@@ -77,6 +78,22 @@ describe.each(TEST_DIALECTS)("password-reset links on %s", (dialect) => {
     await expect(signIn(base, OWNER.email, { password: NEW_PASSWORD, clientIp: "10.93.0.1" })).resolves.toContain(
       "session_token=",
     );
+  });
+
+  it("ends the account's links when its password is changed from the account page", async () => {
+    expect(await requestReset(CHANGER.email)).toBe(200);
+    const [token] = await emailedTokens(CHANGER.email);
+    expect(token).toBeTruthy();
+    const cookie = await signIn(base, CHANGER.email, { clientIp: "10.93.0.2" });
+    const changed = await fetch(`${base}/api/auth/change-password`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: base, Cookie: cookie },
+      body: JSON.stringify({ currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD }),
+    });
+    expect(changed.status).toBe(200);
+    const late = await resetWith(token as string, "an attacker's own passphrase");
+    expect(late.status).toBe(400);
+    expect(((await late.json()) as { code?: string }).code).toBe("INVALID_TOKEN");
   });
 
   it("emails one address a few links an hour, answering every request the same", async () => {
