@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Kysely, Selectable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import { recordAudit } from "../audit/audit-log.ts";
 import type { Config } from "../config.ts";
 import type { AccountInvitationsTable, Database, INVITATION_KINDS } from "../db/schema.ts";
@@ -124,12 +124,27 @@ export async function createInvitation(
   return { invitation: toPending(row), token, url: invitationUrl(services.config, token) };
 }
 
+/**
+ * An invitation stands while whoever sent it is an administrator: one sent by an admin
+ * since demoted or deleted (invited_by then null) is not listed and opens nothing.
+ */
+function sentByAnAdmin(eb: ExpressionBuilder<Database, "account_invitations">) {
+  return eb.exists(
+    eb
+      .selectFrom("user_roles")
+      .select("user_roles.user_id")
+      .whereRef("user_roles.user_id", "=", "account_invitations.invited_by")
+      .where("user_roles.role", "=", "admin"),
+  );
+}
+
 /** Invitations not yet used nor expired, newest first. */
 export async function listPendingInvitations(db: Kysely<Database>): Promise<PendingInvitation[]> {
   const rows = await db
     .selectFrom("account_invitations")
     .selectAll()
     .where("kind", "=", "invitation")
+    .where(sentByAnAdmin)
     .where("accepted_at", "is", null)
     .where("expires_at", ">", new Date().toISOString())
     .orderBy("created_at", "desc")
@@ -177,6 +192,7 @@ export async function findUsableLink(
     .where("kind", "=", kind)
     .where("accepted_at", "is", null)
     .where("expires_at", ">", new Date().toISOString())
+    .$if(kind === "invitation", (query) => query.where(sentByAnAdmin))
     .executeTakeFirst();
   if (!row) return null;
   if (kind === "owner-setup" && (await adminExists(db))) return null;
@@ -203,6 +219,7 @@ async function consumeLink(
     .where("kind", "=", kind)
     .where("accepted_at", "is", null)
     .where("expires_at", ">", now)
+    .$if(kind === "invitation", (query) => query.where(sentByAnAdmin))
     .returningAll()
     .executeTakeFirst();
   if (!link) throw new NotFound(INVALID_LINK_MESSAGE);

@@ -11,7 +11,14 @@ import {
   listPendingInvitations,
   revokeInvitation,
 } from "../../server/auth/invitations.ts";
-import { createUser, EMAIL_TAKEN_MESSAGE, findUser, type UserSummary } from "../../server/auth/users.ts";
+import {
+  createUser,
+  deleteUser,
+  EMAIL_TAKEN_MESSAGE,
+  findUser,
+  setRole,
+  type UserSummary,
+} from "../../server/auth/users.ts";
 import { NotFound } from "../../server/errors.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import {
@@ -150,6 +157,47 @@ describe.each(TEST_DIALECTS)("invitations on %s", (dialect) => {
       .where("action", "=", "user.invitation-revoked")
       .executeTakeFirstOrThrow();
     expect(audit.entity_id).toBe(invitation.id);
+  });
+
+  it("lapses when its sender stops being an administrator, demoted or deleted", async () => {
+    const sender = await createUser(services(), {
+      email: `sender-${Date.now()}@example.test`,
+      password: STRONG_PASSWORD,
+      name: "Sam Sender",
+      role: "admin",
+      via: "test",
+    });
+    const from = (user: UserSummary) => ({ id: user.id, name: user.name, email: user.email });
+    const demotedLink = await createInvitation(services(), {
+      email: "sleeper@example.test",
+      role: "admin",
+      invitedBy: from(sender),
+    });
+    const kept = await invite("kept@example.test");
+    expect((await listPendingInvitations(services().db)).map((item) => item.email).sort()).toEqual([
+      "kept@example.test",
+      "sleeper@example.test",
+    ]);
+
+    await setRole(services(), { userId: sender.id, role: "editor" });
+    expect(await findUsableLink(services().db, "invitation", demotedLink.token)).toBeNull();
+    expect(
+      await refusal(
+        acceptInvitation(services(), { token: demotedLink.token, name: "Sleeper", password: STRONG_PASSWORD }),
+      ),
+    ).toMatchObject({ name: "NotFound", message: INVALID_LINK_MESSAGE });
+    expect((await listPendingInvitations(services().db)).map((item) => item.email)).toEqual(["kept@example.test"]);
+
+    // Made admin again, then deleted: its invitation has no sender any more.
+    await setRole(services(), { userId: sender.id, role: "admin" });
+    const deletedLink = await createInvitation(services(), {
+      email: "another@example.test",
+      role: "admin",
+      invitedBy: from(sender),
+    });
+    await deleteUser(services(), { userId: sender.id });
+    expect(await findUsableLink(services().db, "invitation", deletedLink.token)).toBeNull();
+    expect(await findUsableLink(services().db, "invitation", kept.token)).not.toBeNull();
   });
 
   it("replaces a pending invitation to the same address; refuses an address that has an account", async () => {
