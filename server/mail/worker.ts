@@ -151,12 +151,24 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     logger.warn({ ...context, nextAttemptAt: next }, "Email not sent; will retry");
   }
 
-  /** Claims a batch and sets aside the emails refuseRecipients names; returns the rest. */
+  /**
+   * Claims a batch and sets aside the emails refuseRecipients names, and those claimed
+   * more than maxAttempts times: each earlier claim ended without an outcome (its
+   * worker died while sending it), and an email that kills its sender is not tried
+   * forever. Returns the rest.
+   */
   async function claimBatch(now: string): Promise<{ rows: ClaimedEmail[]; claimed: number; more: boolean }> {
     const claim = await claimDueEmails(db, { now, leaseMs, limit: claimSize });
-    const refusals = claim.rows.length && options.refuseRecipients ? await refuseOrRelease(claim.rows) : new Map();
+    const triable = claim.rows.filter((email) => {
+      if (email.attempts <= maxAttempts) return true;
+      const error = `Not sent: given up after ${email.attempts - 1} attempts that ended without an outcome`;
+      outcomes.record(email, { status: "failed", error });
+      logger.error({ emailId: email.id, kind: email.kind, to: email.to_address, attempt: email.attempts }, error);
+      return false;
+    });
+    const refusals = triable.length && options.refuseRecipients ? await refuseOrRelease(triable) : new Map();
     const rows: ClaimedEmail[] = [];
-    for (const email of claim.rows) {
+    for (const email of triable) {
       const refusal = refusals.get(email.id);
       if (refusal === undefined) {
         rows.push(email);

@@ -215,4 +215,19 @@ describe.each(TEST_DIALECTS)("mail delivery failures on %s", (dialect) => {
     expect(await outboxRow(db(), id)).toMatchObject({ status: "sent", attempts: 1 });
     expect(peer.received).toHaveLength(1);
   });
+
+  it("fails an email claimed more than maxAttempts times whose claims all ended without an outcome", async () => {
+    const { id } = await enqueueTestEmail(db(), "kills-its-sender");
+    // As after three workers died while sending it: claimed three times, its lease now over.
+    await db()
+      .updateTable("email_outbox")
+      .set({ status: "sending", attempts: 3, lease_expires_at: new Date(Date.now() - 1_000).toISOString() })
+      .where("id", "=", id)
+      .execute();
+    expect(await worker({ maxAttempts: 3 }).runOnce()).toBe(1);
+    const row = await outboxRow(db(), id);
+    expect(row).toMatchObject({ status: "failed", attempts: 4, sent_at: null });
+    expect(row.last_error).toBe("Not sent: given up after 3 attempts that ended without an outcome");
+    expect(peer.received).toHaveLength(0);
+  });
 });
