@@ -219,6 +219,15 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
     .where("scheduled_for", "<=", now)
     .executeTakeFirst();
   if (!notification) return { claimed: false, emails: 0, skipped: [] };
+  if (!(await stillToAnnounce(db, notification))) {
+    await db
+      .updateTable("notifications")
+      .set({ status: "cancelled" })
+      .where("id", "=", id)
+      .where("status", "=", "pending")
+      .execute();
+    return { claimed: false, emails: 0, skipped: [] };
+  }
   const chunkSize = Math.max(1, options.chunkSize ?? FAN_OUT_CHUNK_SIZE);
   let created = 0;
   const skipped: string[] = [];
@@ -249,6 +258,31 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
     .where("status", "=", "pending")
     .executeTakeFirst();
   return { claimed: Number(claimed.numUpdatedRows) > 0, emails: created, skipped };
+}
+
+/**
+ * Whether a due notification still goes out: automatic notifications are still on, and
+ * its item is still there (a chapter still published). Past the grace period, a delete
+ * or an unpublish no longer cancels it (cancelNotification); the fan-out, which may run
+ * up to a poll interval later, checks again.
+ */
+async function stillToAnnounce(db: Kysely<Database>, notification: NotificationRow): Promise<boolean> {
+  if (!(await autoSendEnabled(db))) return false;
+  const { item_type: type, item_id: id } = notification;
+  const item =
+    type === "chapter"
+      ? await db
+          .selectFrom("chapters")
+          .select("id")
+          .where("id", "=", id)
+          .where("published", "=", true)
+          .executeTakeFirst()
+      : await db
+          .selectFrom(type === "tip" ? "tips_resources" : "resources")
+          .select("id")
+          .where("id", "=", id)
+          .executeTakeFirst();
+  return item !== undefined;
 }
 
 /**

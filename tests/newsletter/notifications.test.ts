@@ -270,6 +270,30 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     });
   });
 
+  it("cancels, unsent, a due notification whose item went away or whose switch was turned off since", async () => {
+    // Past the grace period (none here), an unpublish or a delete no longer cancels it by itself.
+    const due = { ...store, notificationGraceMs: 0 };
+    const unpublished = await createChapter(due, { title: "Pulled back" });
+    await updateChapter(due, unpublished.id, { revision: unpublished.revision, published: false });
+    const deleted = await createTip(due, { title: "Withdrawn tip" });
+    await deleteTip(due, deleted.id);
+    expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
+      notifications: 0,
+      emails: 0,
+      skippedSubscriberIds: [],
+    });
+    expect(await getNotificationForItem(db(), { type: "chapter", id: unpublished.id })).toMatchObject({
+      status: "cancelled",
+    });
+    expect(await getNotificationForItem(db(), { type: "tip", id: deleted.id })).toMatchObject({ status: "cancelled" });
+
+    const kept = await createChapter(due, { title: "Switched off after" });
+    await setAutoSend("false");
+    expect((await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).emails).toBe(0);
+    expect(await getNotificationForItem(db(), { type: "chapter", id: kept.id })).toMatchObject({ status: "cancelled" });
+    expect(await outbox()).toEqual([]);
+  });
+
   describe("several instances", () => {
     // PostgreSQL: a second pool, as another server instance has. SQLite serves one
     // instance (node:sqlite blocks the event loop while it waits for a lock, so two
