@@ -278,6 +278,10 @@ describe.each(TEST_DIALECTS)("/admin/media on %s", (dialect) => {
         await confirm.getByRole("button", { name: "Delete anyway" }).click();
         await toast(page, "Image deleted successfully").waitFor();
         await usedCard.waitFor({ state: "detached" });
+        // As the confirmation said: the chapter shows no image there, not a broken one.
+        const chapter = await fetch(`${site.base}/projects/${JOURNAL.slug}`);
+        expect(chapter.status).toBe(200);
+        expect(await chapter.text()).not.toContain(used.url);
 
         // Used by a chapter while its confirmation is open: refused with the reason, and the
         // open confirmation then names the chapter.

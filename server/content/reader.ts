@@ -153,7 +153,7 @@ async function prepareChapter(page: ChapterPage, media: ImageLookup): Promise<Re
 async function prepareSection(
   section: ChapterSection,
   anchors: Set<string>,
-  image: { library: LibraryImage | undefined; eager: boolean },
+  image: { library: LibraryImage | null | undefined; eager: boolean },
 ): Promise<ReaderSection | null> {
   const { id, content } = section;
   switch (section.type) {
@@ -176,7 +176,8 @@ async function prepareSection(
       };
     case "image": {
       const src = content.trim();
-      if (!isImageSource(src)) return null;
+      // null: an image of the library deleted since (reader-images.ts).
+      if (!isImageSource(src) || image.library === null) return null;
       const caption = section.caption?.trim() || null;
       return {
         id,

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { findMediaByPaths, type MediaRecord } from "./records.ts";
+import { stemOf } from "./names.ts";
+import { findMediaByPaths, findMediaByStems, type MediaRecord } from "./records.ts";
 import type { MediaStorage } from "./storage/storage.ts";
 
 /**
@@ -23,12 +24,17 @@ export interface LibraryImage {
   responsive: ResponsiveSource | null;
 }
 
-/** The images of the library among these URLs, by URL; other URLs (external, data:) are left out. */
+/**
+ * The images of the library among these URLs, by URL; other URLs (external, data:) are
+ * left out. A URL into the media store that names no image of the library (one deleted
+ * while a section still showed it) maps to null: the reader leaves its section out
+ * rather than show a broken image. A variant's URL counts as its image's.
+ */
 export async function describeImages(
   db: Kysely<Database>,
   storage: Pick<MediaStorage, "bucket" | "pathOf" | "url">,
   urls: string[],
-): Promise<Map<string, LibraryImage>> {
+): Promise<Map<string, LibraryImage | null>> {
   const paths = new Map<string, string>();
   for (const url of urls) {
     const path = storage.pathOf(url);
@@ -36,10 +42,13 @@ export async function describeImages(
   }
   const records = await findMediaByPaths(db, storage.bucket, [...new Set(paths.values())]);
   const byPath = new Map(records.map((record) => [record.path, record]));
-  const described = new Map<string, LibraryImage>();
+  const unmatched = [...new Set([...paths.values()].filter((path) => !byPath.has(path)))];
+  const stems = new Set((await findMediaByStems(db, storage.bucket, unmatched.map(stemOf))).map((r) => stemOf(r.path)));
+  const described = new Map<string, LibraryImage | null>();
   for (const [url, path] of paths) {
     const record = byPath.get(path);
     if (record) described.set(url, { alt: record.alt, responsive: responsiveSource(record, storage) });
+    else if (!stems.has(stemOf(path))) described.set(url, null);
   }
   return described;
 }

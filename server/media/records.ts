@@ -62,6 +62,18 @@ export async function findMediaByPaths(db: Kysely<Database>, bucket: string, pat
   return rows;
 }
 
+/** The images whose file names start with these stems (a variant's stem is its image's). */
+export async function findMediaByStems(db: Kysely<Database>, bucket: string, stems: string[]): Promise<MediaRecord[]> {
+  if (stems.length === 0) return [];
+  // Stems are [0-9a-z-] (names.ts): nothing LIKE treats specially.
+  return db
+    .selectFrom("media")
+    .selectAll()
+    .where("bucket", "=", bucket)
+    .where((eb) => eb.or(stems.map((stem) => eb("path", "like", `${stem}.%`))))
+    .execute();
+}
+
 /** Newest first. */
 export async function listMedia(db: Kysely<Database>, bucket: string): Promise<MediaRecord[]> {
   const rows = await db

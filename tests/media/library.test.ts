@@ -224,4 +224,18 @@ describe.each(cases)("the media library on %s with %s storage", (dialect, driver
     });
     expect(await f.library.describeImages([])).toEqual(new Map());
   });
+
+  it("tells the reader which library URLs name an image deleted since: null, for their sections to be left out", async () => {
+    const kept = await f.library.upload({ bytes: await png(1200, 600) }, ACTOR_ID);
+    const gone = await f.library.upload({ bytes: await png(1200, 600) }, ACTOR_ID);
+    await f.library.removeByUrl({ url: gone.url, confirmed: true }, ACTOR_ID);
+    const keptVariant = kept.variants[0]!.url;
+    const goneVariant = gone.variants[0]!.url;
+    const images = await f.library.describeImages([kept.url, keptVariant, gone.url, goneVariant]);
+    expect(images.get(kept.url)).toMatchObject({ responsive: { width: 1200 } });
+    // A variant of a kept image is shown as it is (not described, not refused).
+    expect(images.has(keptVariant)).toBe(false);
+    expect(images.get(gone.url)).toBeNull();
+    expect(images.get(goneVariant)).toBeNull();
+  });
 });
