@@ -35,6 +35,13 @@ export const importInput = z.object({ url: imageUrl, alt });
 
 export const altChangeInput = z.object({ id, alt, revision: z.int().min(1).max(MAX_INTEGER_COLUMN) });
 
-export const removeInput = z.object({ id, confirmed });
+/**
+ * The sections a confirmation named (comma-separated ids): a confirmed delete is refused
+ * again when the image is now shown in a section it did not name. Without it, `confirmed`
+ * covers whatever uses the image (the API's DELETE).
+ */
+const confirmedSections = z.string().max(20_000).optional();
+
+export const removeInput = z.object({ id, confirmed, confirmedSections });
 
 export const removeByUrlInput = z.object({ url: imageUrl, confirmed });

@@ -149,9 +149,10 @@ export function createMediaLibrary(options: MediaLibraryOptions) {
     return records.map((record) => ({ ...toMediaItem(record, storage), usage: usage.get(record.id) ?? [] }));
   }
 
-  async function remove(record: MediaRecord, confirmed: boolean, actorId: string | null) {
+  async function remove(record: MediaRecord, confirmed: boolean, actorId: string | null, named?: string[]) {
     const usage = (await findUsage(db, storage, [record])).get(record.id) ?? [];
-    if (usage.length > 0 && !confirmed) throw new MediaInUse(usage);
+    const unnamed = named === undefined ? [] : usage.filter((place) => !named.includes(place.sectionId));
+    if (usage.length > 0 && (!confirmed || unnamed.length > 0)) throw new MediaInUse(usage);
     // Files first: if that fails the record stays and the delete can be retried;
     // deleting files that are already gone succeeds.
     await storage.delete([record.path, ...record.variants.map((variant) => variant.path)]);
@@ -195,10 +196,14 @@ export function createMediaLibrary(options: MediaLibraryOptions) {
       return toMediaItem(record, storage);
     },
 
-    /** Deletes an image; while chapter sections show it, only with `confirmed` (MediaInUse lists them). */
-    async remove(input: { id: unknown; confirmed?: unknown }, actorId: string | null) {
-      const { id, confirmed } = parseInput(removeInput, input);
-      return remove(await findMedia(db, id), confirmed, actorId);
+    /**
+     * Deletes an image; while chapter sections show it, only with `confirmed`, and then
+     * only if `confirmedSections`, when given, names each of them (MediaInUse lists them).
+     */
+    async remove(input: { id: unknown; confirmed?: unknown; confirmedSections?: unknown }, actorId: string | null) {
+      const { id, confirmed, confirmedSections } = parseInput(removeInput, input);
+      const named = confirmedSections?.split(",").filter(Boolean);
+      return remove(await findMedia(db, id), confirmed, actorId, named);
     },
 
     /** The spec's delete by URL: the URL must contain the bucket name; the path after it names the image. */

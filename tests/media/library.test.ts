@@ -166,8 +166,18 @@ describe.each(cases)("the media library on %s with %s storage", (dialect, driver
     ]);
     expect((await f.fetchPublic(item.url)).status).toBe(200);
 
+    // A confirmation that named other sections (the image came into use since) is refused again.
+    const stale = await refusal(
+      f.library.remove({ id: item.id, confirmed: true, confirmedSections: "section-seen-before" }, ACTOR_ID),
+    );
+    expect(stale).toBeInstanceOf(MediaInUse);
+    expect((await f.fetchPublic(item.url)).status).toBe(200);
+
     const before = f.changes();
-    const { deleted, usage } = await f.library.remove({ id: item.id, confirmed: true }, ACTOR_ID);
+    const { deleted, usage } = await f.library.remove(
+      { id: item.id, confirmed: true, confirmedSections: sectionIds.join(",") },
+      ACTOR_ID,
+    );
     expect(deleted.id).toBe(item.id);
     expect(usage).toHaveLength(1);
     expect(f.changes()).toBe(before + 1);

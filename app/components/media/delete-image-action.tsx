@@ -7,8 +7,9 @@ const LIST = new Intl.ListFormat("en", { type: "conjunction" });
 
 /**
  * Deletes an image after a confirmation. While chapter sections show it, the
- * confirmation names their chapters and the delete is sent as confirmed; if sections
- * started using it since the page was loaded, the server refuses and says so.
+ * confirmation names their chapters and the delete is sent as confirmed for those
+ * sections; if others started using it since the page was loaded (or since the
+ * confirmation opened), the server refuses and says so.
  */
 export function DeleteImageAction({ image }: { image: MediaLibraryItem }) {
   const name = imageName(image);
@@ -24,7 +25,15 @@ export function DeleteImageAction({ image }: { image: MediaLibraryItem }) {
       description={description}
       confirmLabel={chapters.length === 0 ? "Delete" : "Delete anyway"}
       intent={MEDIA_INTENTS.deleteImage}
-      fields={chapters.length === 0 ? { id: image.id } : { id: image.id, confirmed: "on" }}
+      fields={
+        chapters.length === 0
+          ? { id: image.id }
+          : {
+              id: image.id,
+              confirmed: "on",
+              confirmedSections: image.usage.map((place) => place.sectionId).join(","),
+            }
+      }
     />
   );
 }
