@@ -43,7 +43,8 @@ export async function describeImages(
   const records = await findMediaByPaths(db, storage.bucket, [...new Set(paths.values())]);
   const byPath = new Map(records.map((record) => [record.path, record]));
   const unmatched = [...new Set([...paths.values()].filter((path) => !byPath.has(path)))];
-  const stems = new Set((await findMediaByStems(db, storage.bucket, unmatched.map(stemOf))).map((r) => stemOf(r.path)));
+  const kept = await findMediaByStems(db, storage.bucket, unmatched.map(stemOf));
+  const stems = new Set(kept.map((record) => stemOf(record.path)));
   const described = new Map<string, LibraryImage | null>();
   for (const [url, path] of paths) {
     const record = byPath.get(path);
