@@ -110,6 +110,19 @@ try {
     }
     await db.insertInto("newsletter_subscribers").values(rows).execute();
   }
+  // The announced chapter is published: the fan-out cancels a notification whose item went away.
+  await db
+    .insertInto("chapters")
+    .values({
+      id: "chapter-bench",
+      slug: "threat-modelling",
+      title: "Threat modelling a home lab",
+      number: 1,
+      order_index: 0,
+      published: true,
+      published_at: daysAgo(1),
+    })
+    .execute();
   await db
     .insertInto("notifications")
     .values({

@@ -593,6 +593,8 @@ describe("reader with JavaScript", () => {
   it("copy button without the clipboard permission: copies by selection and keeps the focus", async () => {
     await withPage({}, async ({ page }) => {
       await page.goto(`${server.url}/projects/getting-started`);
+      // The button answers once the page's script has loaded (it loads late, on a busy machine later still).
+      await waitForPageScript(page);
       const button = page.getByTestId("copy-code").first();
       await button.focus();
       await page.keyboard.press("Enter");

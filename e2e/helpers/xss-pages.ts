@@ -56,7 +56,8 @@ export async function uploadPayloadImages(base: string, cookie: string): Promise
   for (const [i, alt] of alts.entries()) {
     // A quote or line break would end the multipart header the name travels in.
     const filename = `${PAYLOADS[i]?.text.replace(/["\\\p{Cc}]/gu, "") ?? "x"}.png`;
-    const { status, json } = await upload(base, png, filename, { cookie }, { alt });
+    // A NUL is refused wherever a request is read (server/validation.ts): the alt texts go without it.
+    const { status, json } = await upload(base, png, filename, { cookie }, { alt: alt.replaceAll("\u0000", "") });
     if (status !== 201) throw new Error(`Uploading ${filename}: ${status} ${JSON.stringify(json)}`);
   }
 }

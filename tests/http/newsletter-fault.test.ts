@@ -142,6 +142,19 @@ async function seedDatabase(cleanups: Cleanups, dialect: TestDialect, count: num
         })),
       )
       .execute();
+    // The notified tip exists: the fan-out cancels a notification whose item went away.
+    await db
+      .insertInto("tips_resources")
+      .values({
+        id: "tip-fault",
+        category: "Security Tips",
+        title: "Rotate your keys",
+        description: "",
+        url: null,
+        type: "external",
+        order_index: 0,
+      })
+      .execute();
     await db
       .insertInto("notifications")
       .values({
