@@ -33,6 +33,16 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
     return created;
   };
 
+  /** An installation one migration behind, holding a row: what upgrades back up first. */
+  const olderSiteWithData = async () => {
+    const old = await target();
+    await migrateTo(old.handle.db, dialect, "0004-media");
+    await sql`insert into skills (id, name, order_index) values ('skill-1', 'Threat hunting', 0)`.execute(
+      old.handle.db,
+    );
+    return old;
+  };
+
   beforeAll(async () => {
     source = await createInstallation(dialect);
     await seedSite(source);
@@ -103,11 +113,7 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
   it(
     "db:migrate backs up a database with data before applying pending migrations",
     async () => {
-      const old = await target();
-      await migrateTo(old.handle.db, dialect, "0004-media");
-      await sql`insert into skills (id, name, order_index) values ('skill-1', 'Threat hunting', 0)`.execute(
-        old.handle.db,
-      );
+      const old = await olderSiteWithData();
       const result = await cli(["db:migrate"], old);
       expect(result.stderr).toBe("");
       const backups = path.join(old.config.dataDir, "backups");
@@ -125,11 +131,7 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
   it(
     "import checks its file before touching the schema, and backs up a database with data before migrating it",
     async () => {
-      const old = await target();
-      await migrateTo(old.handle.db, dialect, "0004-media");
-      await sql`insert into skills (id, name, order_index) values ('skill-1', 'Threat hunting', 0)`.execute(
-        old.handle.db,
-      );
+      const old = await olderSiteWithData();
       const missing = path.join(folder, "missing.json");
       expect(await cli(["import", missing], old)).toEqual({
         code: 2,
