@@ -8,7 +8,6 @@ import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
 import { readForm } from "~/lib/read-form.server";
-import { useFocusOnChange } from "~/lib/use-focus-on-change";
 import { confirmSubscription } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-confirm";
 
@@ -79,12 +78,10 @@ export default function NewsletterConfirmPage({ loaderData, actionData }: Route.
       .catch(() => setState({ kind: "error", message: NETWORK_ERROR }));
   }
 
-  const outcome = useFocusOnChange<HTMLDivElement>(state.kind);
-
   return (
     <div className="mx-auto max-w-xl py-8 text-center" data-testid="newsletter-confirm" data-state={state.kind}>
       <PageTitle>Confirm subscription</PageTitle>
-      <div ref={outcome} tabIndex={-1} className="mt-8 outline-none">
+      <div className="mt-8">
         {state.kind === "ready" && (
           <Form method="post" className="flex flex-col items-center gap-4" onSubmit={confirmWithScript}>
             <p className="text-fg-muted">

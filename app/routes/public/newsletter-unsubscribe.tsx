@@ -6,7 +6,6 @@ import { servicesContext } from "~/context";
 import type { HydrationHandle } from "~/lib/hydration";
 import { pageTitle } from "~/lib/meta";
 import { readForm } from "~/lib/read-form.server";
-import { useFocusOnChange } from "~/lib/use-focus-on-change";
 import { unsubscribeWithToken } from "../../../server/newsletter/subscribers.ts";
 import type { Route } from "./+types/newsletter-unsubscribe";
 
@@ -44,16 +43,8 @@ export default function NewsletterUnsubscribePage({ loaderData, actionData }: Ro
   const result = fetcher.data ?? actionData;
   const state = !token ? "invalid" : result?.success ? "success" : fetcher.state !== "idle" ? "pending" : "idle";
 
-  const page = useFocusOnChange<HTMLDivElement>(state);
-
   return (
-    <div
-      ref={page}
-      tabIndex={-1}
-      className="mx-auto max-w-xl py-8 text-center outline-none"
-      data-testid="newsletter-unsubscribe"
-      data-state={state}
-    >
+    <div className="mx-auto max-w-xl py-8 text-center" data-testid="newsletter-unsubscribe" data-state={state}>
       {state === "invalid" && (
         <div className="flex flex-col items-center gap-4">
           <CircleAlert aria-hidden="true" className="size-10 text-danger" />
