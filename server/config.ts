@@ -59,6 +59,25 @@ function backupPattern(value: string): string | null | undefined {
   }
 }
 
+/**
+ * IMAGE_ORIGINS as a list of origins, or undefined when an entry is not an https://
+ * origin. Plain http:// is left out: an HTTPS page's browser would block it anyway.
+ */
+function imageOrigins(value: string): string[] | undefined {
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const origins: string[] = [];
+  for (const entry of entries) {
+    if (!URL.canParse(entry)) return undefined;
+    const url = new URL(entry);
+    if (url.protocol !== "https:" || url.origin !== entry.replace(/\/$/, "")) return undefined;
+    origins.push(url.origin);
+  }
+  return [...new Set(origins)];
+}
+
 const environmentSchema = z.object({
   NODE_ENV: z
     .enum(["production", "development", "test"], { message: "NODE_ENV must be production, development or test" })
@@ -114,6 +133,21 @@ const environmentSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_PUBLIC_URL: httpUrl("S3_PUBLIC_URL").optional(),
+  IMAGE_ORIGINS: z
+    .string()
+    .trim()
+    .default("")
+    .transform((value, context) => {
+      const origins = imageOrigins(value);
+      if (origins === undefined) {
+        context.addIssue({
+          code: "custom",
+          message: "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
+        });
+        return z.NEVER;
+      }
+      return origins;
+    }),
   BACKUP_SCHEDULE: z
     .string()
     .trim()
@@ -242,6 +276,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
           publicUrl: env.S3_PUBLIC_URL,
         }
       : undefined,
+    /** Other sites whose images chapters may show (the CSP's img-src), besides this site and the media storage. */
+    imageOrigins: env.IMAGE_ORIGINS,
     admin: env.ADMIN_EMAIL
       ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD as string, name: env.ADMIN_NAME ?? "Admin" }
       : undefined,

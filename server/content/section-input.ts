@@ -41,6 +41,20 @@ export function isImageUrl(content: string): boolean {
 }
 
 /**
+ * Why an image URL will not be shown, or null when it will: the pages' CSP lets
+ * images come from this site (a path), the origins given (the site's own, the media
+ * storage's, IMAGE_ORIGINS) and nowhere else. Undefined origins check nothing (the
+ * system's own writes: seeding, tests).
+ */
+export function imageOriginRefusal(content: string, origins: readonly string[] | undefined): string | null {
+  const url = content.trim();
+  if (origins === undefined || (url.startsWith("/") && !url.startsWith("//")) || !URL.canParse(url)) return null;
+  const { origin } = new URL(url);
+  if (origins.includes(origin)) return null;
+  return `Images from ${origin} are not shown on this site: import the image into the media library, or ask an admin to add ${origin} to IMAGE_ORIGINS.`;
+}
+
+/**
  * For a form that sends every field at once: an image section's content must be an
  * image URL (the service checks the same on the merged record, since a change may
  * name the type or the content alone).

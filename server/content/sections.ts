@@ -19,6 +19,7 @@ import {
 import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import {
   IMAGE_URL_MESSAGE,
+  imageOriginRefusal,
   isImageUrl,
   type NewSection,
   newSectionSchema,
@@ -71,12 +72,15 @@ function toSection(row: SectionRow): SectionRecord {
 /**
  * What a section of this type keeps: a caption for code and images, a language for
  * code, alt text for images (the others are saved as null). An image's content is
- * its URL: a path on this site or an http(s) URL, never another scheme.
+ * its URL: a path on this site or an http(s) URL, never another scheme, on an origin
+ * the pages may show images from (imageOriginRefusal).
  */
-function sectionValues(section: SectionFields): SectionFields {
+function sectionValues(section: SectionFields, imageOrigins: readonly string[] | undefined): SectionFields {
   const { type } = section;
   const content = type === "image" ? section.content.trim() : section.content;
   if (type === "image" && !isImageUrl(content)) throw new Invalid({ content: IMAGE_URL_MESSAGE });
+  const refusal = type === "image" ? imageOriginRefusal(content, imageOrigins) : null;
+  if (refusal) throw new Invalid({ content: refusal });
   return {
     type,
     content,
@@ -87,14 +91,21 @@ function sectionValues(section: SectionFields): SectionFields {
 }
 
 /** The section as it is, with the given changes applied. */
-function withChanges(row: SectionRow, changes: Omit<z.output<typeof sectionChangesSchema>, "revision">): SectionFields {
-  return sectionValues({
-    type: changes.type ?? row.type,
-    content: changes.content ?? row.content,
-    caption: changes.caption !== undefined ? changes.caption : row.caption,
-    language: changes.language !== undefined ? changes.language : row.language,
-    alt: changes.alt !== undefined ? changes.alt : row.alt,
-  });
+function withChanges(
+  row: SectionRow,
+  changes: Omit<z.output<typeof sectionChangesSchema>, "revision">,
+  imageOrigins: readonly string[] | undefined,
+): SectionFields {
+  return sectionValues(
+    {
+      type: changes.type ?? row.type,
+      content: changes.content ?? row.content,
+      caption: changes.caption !== undefined ? changes.caption : row.caption,
+      language: changes.language !== undefined ? changes.language : row.language,
+      alt: changes.alt !== undefined ? changes.alt : row.alt,
+    },
+    imageOrigins,
+  );
 }
 
 async function selectSections(db: Kysely<Database>, chapterId: string): Promise<SectionRow[]> {
@@ -117,7 +128,7 @@ export async function listSections(db: Kysely<Database>, chapterId: string): Pro
 /** Appends a section: highest order_index of the chapter + 1. */
 export async function createSection(store: ContentStore, input: NewSection): Promise<SectionRecord> {
   const { chapterId, ...data } = parseInput(newSectionSchema, input);
-  const values = sectionValues(data);
+  const values = sectionValues(data, store.imageOrigins);
   return writeContent(store, async ({ trx, audit }) => {
     if (!(await chapterExists(trx, chapterId))) throw new Invalid({ chapterId: SELECT_CHAPTER_MESSAGE });
     const highest = await trx
@@ -153,11 +164,11 @@ export async function updateSection(store: ContentStore, id: string, changes: Se
   return writeContent(store, async ({ trx, audit }) => {
     const { row, before } = await saveAtRevision("section", revision, {
       read: () => trx.selectFrom("chapter_sections").selectAll().where("id", "=", id).executeTakeFirst(),
-      holds: (current) => holdsValues(current, withChanges(current, data)),
+      holds: (current) => holdsValues(current, withChanges(current, data, store.imageOrigins)),
       write: (current) =>
         trx
           .updateTable("chapter_sections")
-          .set((eb) => ({ ...withChanges(current, data), revision: eb("revision", "+", 1) }))
+          .set((eb) => ({ ...withChanges(current, data, store.imageOrigins), revision: eb("revision", "+", 1) }))
           .where("id", "=", id)
           .where("revision", "=", revision)
           .returningAll()

@@ -13,6 +13,12 @@ export interface ContentStore {
   /** The signed-in user making the change; null for the system (seeding, tests). */
   actorId: string | null;
   onChange(): void | Promise<void>;
+  /**
+   * Origins an image section's URL may point to besides this site's paths: the site's
+   * own, the media storage's and IMAGE_ORIGINS (imageOriginRefusal). Unset: any
+   * http(s) URL (the system's own writes: seeding, tests).
+   */
+  imageOrigins?: readonly string[];
   /** How long a newsletter notification waits before it is sent (default 2 min; tests shorten it). */
   notificationGraceMs?: number;
 }

@@ -6,7 +6,7 @@ import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { FILE_TOO_LARGE_MESSAGE, UPLOAD_BODY_LIMIT_BYTES } from "../media/rules.ts";
-import { mediaImageOrigins } from "../media/storage/index.ts";
+import { imageOriginsBesidesSite } from "../media/storage/index.ts";
 import type { LocalStorage } from "../media/storage/local.ts";
 import { METRICS_PATH, serveMetrics } from "../metrics/endpoint.ts";
 import { measureRequests } from "../metrics/http-requests.ts";
@@ -82,7 +82,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(assignCspNonce);
   app.use(
     securityHeaders({
-      imageOrigins: mediaImageOrigins(config),
+      imageOrigins: imageOriginsBesidesSite(config),
       allowDevServer: config.env === "development",
     }),
   );

@@ -20,6 +20,7 @@ describe("loadConfig", () => {
     expect(config.authSecret).toBeUndefined();
     expect(config.admin).toBeUndefined();
     expect(config.s3).toBeUndefined();
+    expect(config.imageOrigins).toEqual([]);
     expect(config.mail.smtpUrl).toBeUndefined();
     expect(config.mail).toMatchObject({
       pollIntervalMs: 5_000,
@@ -97,6 +98,13 @@ describe("loadConfig", () => {
     expect(config.logLevel).toBe("debug");
   });
 
+  it("reads IMAGE_ORIGINS as origins, each once", () => {
+    const config = loadConfig({
+      IMAGE_ORIGINS: " https://images.example.org/, https://cdn.example.com:8443,https://images.example.org",
+    });
+    expect(config.imageOrigins).toEqual(["https://images.example.org", "https://cdn.example.com:8443"]);
+  });
+
   describe("a bad value gives one line naming the variable", () => {
     it.each([
       [{ PORT: "abc" }, "PORT must be an integer between 1 and 65535"],
@@ -119,6 +127,18 @@ describe("loadConfig", () => {
       [{ MAIL_LEASE_SECONDS: "0" }, "MAIL_LEASE_SECONDS must be a number of seconds between 1 and 86400"],
       [{ MAIL_RETRY_BASE_SECONDS: "-1" }, "MAIL_RETRY_BASE_SECONDS must be a number of seconds between 0.1 and 3600"],
       [{ NEWSLETTER_POLL_SECONDS: "1e3" }, "NEWSLETTER_POLL_SECONDS must be a number of seconds between 0.1 and 3600"],
+      [
+        { IMAGE_ORIGINS: "http://images.example.org" },
+        "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
+      ],
+      [
+        { IMAGE_ORIGINS: "https://images.example.org/photos" },
+        "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
+      ],
+      [
+        { IMAGE_ORIGINS: "images.example.org" },
+        "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
+      ],
       [{ S3_BUCKET: "media" }, "S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY"],
     ])("%o", (env, message) => {
       const actual = configError(env);

@@ -6,6 +6,7 @@ import {
   listSections,
   moveSection,
   reorderSections,
+  type SectionRecord,
   updateSection,
 } from "../../server/content/sections.ts";
 import { Conflict, Invalid, NotFound } from "../../server/errors.ts";
@@ -111,6 +112,40 @@ describe.each(TEST_DIALECTS)("chapter sections on %s", (dialect) => {
     expect(toImage.fields).toEqual({ content: "Enter an image URL starting with http://, https:// or /" });
     expect((await listSections(db(), chapterId)).items.find((section) => section.id === text.id)?.type).toBe("text");
     await deleteSection(f.store, text.id);
+  });
+
+  it("shows images only from this site, the media storage and IMAGE_ORIGINS: others are refused with how to fix it", async () => {
+    const store = { ...f.store, imageOrigins: ["https://bastion.example", "https://images.example.org"] };
+    const refused =
+      "Images from https://tracker.example are not shown on this site: import the image into the media library, or ask an admin to add https://tracker.example to IMAGE_ORIGINS.";
+    const outside = await refusal(
+      createSection(store, { chapterId, type: "image", content: "https://tracker.example/pixel.png" }),
+    );
+    expect(outside.fields).toEqual({ content: refused });
+    // The same host on another scheme or port is another origin.
+    const otherPort = await refusal(
+      createSection(store, { chapterId, type: "image", content: "https://images.example.org:8443/a.png" }),
+    );
+    expect(otherPort.fields?.content).toMatch(/^Images from https:\/\/images\.example\.org:8443 are not shown/);
+
+    const sources = [
+      "/media/project-images/a.png",
+      "https://bastion.example/a.png",
+      "https://images.example.org/b.webp",
+    ];
+    const allowed: SectionRecord[] = [];
+    for (const content of sources) allowed.push(await createSection(store, { chapterId, type: "image", content }));
+    expect(allowed.map((section) => section.content)).toEqual(sources);
+    // Pointing an allowed section elsewhere is refused and leaves it as it was.
+    const [, own] = allowed as [SectionRecord, SectionRecord];
+    const moved = await refusal(
+      updateSection(store, own.id, { revision: own.revision, content: "https://tracker.example/b.png" }),
+    );
+    expect(moved.fields).toEqual({ content: refused });
+    expect((await listSections(db(), chapterId)).items.find((section) => section.id === own.id)?.content).toBe(
+      "https://bastion.example/a.png",
+    );
+    for (const section of allowed) await deleteSection(store, section.id);
   });
 
   it("updates at the editor's revision: stale is a Conflict that changes nothing; a repeated save is not", async () => {

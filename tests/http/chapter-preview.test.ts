@@ -15,6 +15,8 @@ const ACCOUNTS = {
   noRole: { email: "ned.norole@example.com", name: "Ned Norole", role: null },
 };
 
+const ALLOWED_IMAGE_ORIGIN = "https://images.example.org";
+
 describe.each(TEST_DIALECTS)("chapter previews on %s", (dialect) => {
   let site: SiteWithAccounts;
   let base: string;
@@ -24,6 +26,7 @@ describe.each(TEST_DIALECTS)("chapter previews on %s", (dialect) => {
     site = await startSiteWithAccounts({
       dialect,
       accounts: Object.values(ACCOUNTS),
+      server: { env: { IMAGE_ORIGINS: ALLOWED_IMAGE_ORIGIN } },
       seed: async ({ db }) => {
         await db
           .insertInto("chapters")
@@ -108,8 +111,10 @@ describe.each(TEST_DIALECTS)("chapter previews on %s", (dialect) => {
   });
 
   describe("the section editor's live preview", () => {
-    const preview = (fields: Record<string, string>, cookie?: string) => {
-      const body = new URLSearchParams({ intent: "preview-section", ...fields }).toString();
+    const preview = (fields: Record<string, string>, cookie?: string) =>
+      post({ intent: "preview-section", ...fields }, cookie);
+    const post = (fields: Record<string, string>, cookie?: string) => {
+      const body = new URLSearchParams(fields).toString();
       return request(`${base}/admin/projects.data`, {
         method: "POST",
         headers: {
@@ -157,6 +162,45 @@ describe.each(TEST_DIALECTS)("chapter previews on %s", (dialect) => {
         const response = await preview(fields, cookies.editor);
         expect(response.status, JSON.stringify(fields).slice(0, 80)).toBe(400);
       }
+    });
+
+    it("shows images only from the origins the pages' CSP allows, and the editor cannot save others", async () => {
+      const page = await request(`${base}/projects/out`, { headers: { Accept: "text/html" } });
+      const imageSources = /img-src ([^;]*)/.exec(header(page, "content-security-policy") ?? "")?.[1]?.split(" ");
+      expect(imageSources).toContain(ALLOWED_IMAGE_ORIGIN);
+      expect(imageSources).not.toContain("https:");
+
+      const allowed = await preview({ type: "image", content: `${ALLOWED_IMAGE_ORIGIN}/net.png` }, cookies.editor);
+      expect(allowed.status).toBe(200);
+      expect(allowed.text()).toContain(`${ALLOWED_IMAGE_ORIGIN}/net.png`);
+      const own = await preview({ type: "image", content: `${base}/media/project-images/a.png` }, cookies.editor);
+      expect(own.status).toBe(200);
+
+      const refusal =
+        "Images from https://tracker.example are not shown on this site: import the image into the media library, or ask an admin to add https://tracker.example to IMAGE_ORIGINS.";
+      const outside = await preview({ type: "image", content: "https://tracker.example/pixel.png" }, cookies.editor);
+      expect(outside.status).toBe(400);
+      expect(outside.text()).toContain(refusal);
+      const saved = await post(
+        {
+          intent: "add-section",
+          chapterId: "chapter-out",
+          type: "image",
+          content: "https://tracker.example/pixel.png",
+        },
+        cookies.editor,
+      );
+      expect(saved.status).toBe(400);
+      expect(saved.text()).toContain(refusal);
+      const database = await site.openDatabase();
+      const images = await database.db
+        .selectFrom("chapter_sections")
+        .select("content")
+        .where("chapter_id", "=", "chapter-out")
+        .where("type", "=", "image")
+        .execute();
+      await database.close();
+      expect(images).toEqual([]);
     });
 
     it("is refused to anonymous visitors and users without a role", async () => {

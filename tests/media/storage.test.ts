@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { IMAGE_TYPES } from "../../server/media/image-type.ts";
 import { newImageName, variantName } from "../../server/media/names.ts";
 import { IMMUTABLE_CACHE_CONTROL, MEDIA_BUCKET } from "../../server/media/rules.ts";
-import { createMediaStorage, mediaImageOrigins } from "../../server/media/storage/index.ts";
+import { createMediaStorage, imageOriginsBesidesSite } from "../../server/media/storage/index.ts";
 import { FileExists, UnsafePath } from "../../server/media/storage/storage.ts";
 import { png } from "./images.ts";
 import { SITE_ORIGIN, STORAGE_DRIVERS, useStorage } from "./storage-drivers.ts";
@@ -123,12 +123,12 @@ describe("the configured storage", () => {
     endpoint: undefined as string | undefined,
     publicUrl: undefined as string | undefined,
   };
-  const base = { dataDir: "/tmp/bastion-unused", publicOrigin: SITE_ORIGIN };
+  const base = { dataDir: "/tmp/bastion-unused", publicOrigin: SITE_ORIGIN, imageOrigins: [] };
 
   it("is local disk without S3_BUCKET, and adds no image origin to the CSP", () => {
     const storage = createMediaStorage({ ...base, s3: undefined });
     expect(storage.driver).toBe("local");
-    expect(mediaImageOrigins({ s3: undefined })).toEqual([]);
+    expect(imageOriginsBesidesSite({ s3: undefined, imageOrigins: [] })).toEqual([]);
   });
 
   it("is S3 under S3_PUBLIC_URL (a CDN) when set, whose origin the CSP allows", () => {
@@ -137,7 +137,7 @@ describe("the configured storage", () => {
     const { name } = newImageName(IMAGE_TYPES.jpeg);
     expect(storage.driver).toBe("s3");
     expect(storage.url(name)).toBe(`https://cdn.example.com/${MEDIA_BUCKET}/${name}`);
-    expect(mediaImageOrigins(config)).toEqual(["https://cdn.example.com"]);
+    expect(imageOriginsBesidesSite(config)).toEqual(["https://cdn.example.com"]);
     storage.close();
   });
 
@@ -147,11 +147,19 @@ describe("the configured storage", () => {
     expect(createMediaStorage(minio).url(name)).toBe(
       `https://minio.internal.example:9000/site-media/${MEDIA_BUCKET}/${name}`,
     );
-    expect(mediaImageOrigins(minio)).toEqual(["https://minio.internal.example:9000"]);
+    expect(imageOriginsBesidesSite(minio)).toEqual(["https://minio.internal.example:9000"]);
     const aws = { ...base, s3 };
     expect(createMediaStorage(aws).url(name)).toBe(
       `https://site-media.s3.eu-west-3.amazonaws.com/${MEDIA_BUCKET}/${name}`,
     );
-    expect(mediaImageOrigins(aws)).toEqual(["https://site-media.s3.eu-west-3.amazonaws.com"]);
+    expect(imageOriginsBesidesSite(aws)).toEqual(["https://site-media.s3.eu-west-3.amazonaws.com"]);
+  });
+
+  it("adds IMAGE_ORIGINS to the storage's origin, each once", () => {
+    const config = {
+      s3: { ...s3, publicUrl: "https://cdn.example.com/" },
+      imageOrigins: ["https://images.example.org", "https://cdn.example.com"],
+    };
+    expect(imageOriginsBesidesSite(config)).toEqual(["https://cdn.example.com", "https://images.example.org"]);
   });
 });

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { prepareSectionPreview, type ReaderSection } from "../../../server/content/reader.ts";
+import { imageOriginRefusal } from "../../../server/content/section-input.ts";
 import type { MediaLibrary } from "../../../server/media/library.ts";
 import { PROJECTS_INTENTS, sectionPreviewSchema } from "./schemas";
 
@@ -12,14 +13,24 @@ export type SectionPreviewAnswer =
 /**
  * The section editor's live preview: the form's current values, checked with the
  * editor's own schema, prepared by the public reader's code (Shiki included, which
- * runs on the server only). Nothing is saved; input that is not a section is a 400.
+ * runs on the server only). Nothing is saved; input that is not a section, or an image
+ * the pages would not show (imageOriginRefusal), is a 400.
  */
-export async function answerSectionPreview(formData: FormData, media: Pick<MediaLibrary, "describeImages">) {
+export async function answerSectionPreview(
+  formData: FormData,
+  media: Pick<MediaLibrary, "describeImages">,
+  imageOrigins: readonly string[],
+) {
   const submission = parseWithZod(formData, { schema: sectionPreviewSchema });
   if (submission.status !== "success") {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? "Nothing to preview.";
-    return data<SectionPreviewAnswer>({ intent: PROJECTS_INTENTS.previewSection, error: message }, { status: 400 });
+    return previewRefusal(Object.values(submission.error ?? {}).flat()[0] ?? "Nothing to preview.");
   }
+  const refusal = submission.value.type === "image" ? imageOriginRefusal(submission.value.content, imageOrigins) : null;
+  if (refusal) return previewRefusal(refusal);
   const section = await prepareSectionPreview({ id: "section-preview", ...submission.value }, media);
   return data<SectionPreviewAnswer>({ intent: PROJECTS_INTENTS.previewSection, section });
+}
+
+function previewRefusal(message: string) {
+  return data<SectionPreviewAnswer>({ intent: PROJECTS_INTENTS.previewSection, error: message }, { status: 400 });
 }

@@ -18,6 +18,7 @@ import { readForm } from "~/lib/read-form.server";
 import { listChapters } from "../../../server/content/chapters.ts";
 import { listSections } from "../../../server/content/sections.ts";
 import { mediaLibraryOf } from "../../../server/media/library.ts";
+import { sectionImageOrigins } from "../../../server/media/storage/index.ts";
 import type { Route } from "./+types/projects";
 
 /**
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "editor");
   const formData = await readForm(request);
   if (formData.get("intent") === PROJECTS_INTENTS.previewSection) {
-    return answerSectionPreview(formData, mediaLibraryOf(services));
+    return answerSectionPreview(formData, mediaLibraryOf(services), sectionImageOrigins(services.config));
   }
   return runFormAction(formData, projectsIntents(contentStoreFor(context)), services.logger);
 }

@@ -20,7 +20,16 @@ export function createMediaStorage(config: Pick<Config, "s3" | "dataDir" | "publ
   return createLocalStorage({ dataDir: config.dataDir, bucket: MEDIA_BUCKET, publicOrigin: config.publicOrigin });
 }
 
-/** Origins the pages' images may come from besides the site itself (the CSP's img-src). */
-export function mediaImageOrigins(config: Pick<Config, "s3">): string[] {
-  return config.s3 ? [new URL(s3PublicBase({ ...config.s3, s3Bucket: config.s3.bucket })).origin] : [];
+/**
+ * Origins the pages' images may come from besides the site itself (the CSP's img-src,
+ * and the image sections' check): the media storage's, and IMAGE_ORIGINS.
+ */
+export function imageOriginsBesidesSite(config: Pick<Config, "s3" | "imageOrigins">): string[] {
+  const storage = config.s3 ? [new URL(s3PublicBase({ ...config.s3, s3Bucket: config.s3.bucket })).origin] : [];
+  return [...new Set([...storage, ...config.imageOrigins])];
+}
+
+/** Every origin an image section's URL may point to: the site's own and imageOriginsBesidesSite's. */
+export function sectionImageOrigins(config: Pick<Config, "s3" | "imageOrigins" | "publicOrigin">): string[] {
+  return [config.publicOrigin, ...imageOriginsBesidesSite(config)];
 }
