@@ -82,7 +82,12 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
       const index = await chapterIndex();
       const summary = index.bySlug.get(slug);
       if (summary) {
-        const page = await cache.get(`chapter:${summary.id}`, () => loadChapterPage(db, index, summary));
+        // The page is built from the index of the generation it is kept in: the one read
+        // above may predate a write that came in meanwhile (a new title, a neighbour
+        // unpublished), and the page would keep it until the next write.
+        const page = await cache.get(`chapter:${summary.id}`, async () =>
+          loadChapterPage(db, await chapterIndex(), summary.id),
+        );
         return page ? ({ kind: "chapter", page } as const) : { kind: "missing" };
       }
       const target = index.redirects.get(slug);
@@ -167,19 +172,17 @@ export function readerSections(db: Kysely<Database>, chapterId: string) {
     .execute();
 }
 
-async function loadChapterPage(
-  db: Kysely<Database>,
-  index: ChapterIndex,
-  summary: ChapterSummary,
-): Promise<ChapterPage | null> {
+async function loadChapterPage(db: Kysely<Database>, index: ChapterIndex, id: string): Promise<ChapterPage | null> {
+  const position = index.chapters.findIndex((candidate) => candidate.id === id);
+  const summary = index.chapters[position];
+  if (!summary) return null;
   const chapter = await db
     .selectFrom("chapters")
     .select(["updated_at", "published_at", "published"])
-    .where("id", "=", summary.id)
+    .where("id", "=", id)
     .executeTakeFirst();
   if (!chapter?.published) return null;
-  const sections = await readerSections(db, summary.id);
-  const position = index.chapters.findIndex((candidate) => candidate.id === summary.id);
+  const sections = await readerSections(db, id);
   return {
     chapter: { ...summary, updatedAt: chapter.updated_at, publishedAt: chapter.published_at },
     sections,

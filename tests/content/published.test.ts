@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { SelectQueryNode, sql, TableNode } from "kysely";
 import { describe, expect, it } from "vitest";
 import { updateAboutContent } from "../../server/content/about.ts";
 import { createChapter, deleteChapter, updateChapter } from "../../server/content/chapters.ts";
@@ -12,12 +12,13 @@ import {
   moveSkillUp,
   moveTimelineEventUp,
 } from "../../server/content/profile.ts";
+import { createPublishedContent } from "../../server/content/published.ts";
 import { createResource } from "../../server/content/resources.ts";
 import { createSection } from "../../server/content/sections.ts";
 import { updateSiteSettings } from "../../server/content/site-settings.ts";
 import { createTip } from "../../server/content/tips.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { useContentFixture } from "./fixture.ts";
+import { logger, useContentFixture } from "./fixture.ts";
 
 /** Two reads in a row: the same snapshot when served from the cache. */
 async function sameSnapshotTwice(read: () => Promise<unknown>): Promise<boolean> {
@@ -107,6 +108,59 @@ describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
     expect(await f.content.chapter("draft")).toEqual({ kind: "missing" });
     expect(await f.content.chapter("no-such-chapter")).toEqual({ kind: "missing" });
     for (const chapter of [one, draft, two, three]) await deleteChapter(f.store, chapter.id);
+  });
+
+  it("never keeps a chapter page built from a chapter index that a write overtook", async () => {
+    const intro = await createChapter(f.store, { title: "Intro" });
+    const next = await createChapter(f.store, { title: "Next one" });
+    // A second reader whose next read of the chapters table answers only when the test says so.
+    let holdNext = false;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const heldQueries = new WeakSet<object>();
+    const gatedDb = f.handle.db.withPlugin({
+      transformQuery(args) {
+        const from = SelectQueryNode.is(args.node) ? args.node.from?.froms[0] : undefined;
+        if (holdNext && from && TableNode.is(from) && from.table.identifier.name === "chapters") {
+          holdNext = false;
+          heldQueries.add(args.queryId);
+        }
+        return args.node;
+      },
+      async transformResult(args) {
+        if (heldQueries.has(args.queryId)) await held;
+        return args.result;
+      },
+    });
+    const databaseUrl = f.testDb.config.kind === "postgres" ? f.testDb.config.url : undefined;
+    const reader = createPublishedContent({ db: gatedDb, dialect, databaseUrl, logger });
+    await reader.ready();
+    const store = {
+      ...f.store,
+      onChange: async () => {
+        await Promise.all([f.content.invalidate(), reader.invalidate()]);
+      },
+    };
+    try {
+      holdNext = true;
+      // The first visitor's read of the chapter index (before the write) is held back...
+      const visitor = reader.chapter(intro.slug);
+      await updateChapter(store, intro.id, { revision: intro.revision, title: "Introduction" });
+      await updateChapter(store, next.id, { revision: next.revision, published: false });
+      // ...and answers after the write.
+      release();
+      await visitor;
+      const slug = (await reader.chapters()).find((chapter) => chapter.id === intro.id)?.slug as string;
+      const page = await reader.chapter(slug);
+      if (page.kind !== "chapter") throw new Error(`expected the chapter, got ${page.kind}`);
+      expect(page.page.chapter.title).toBe("Introduction");
+      expect(page.page.next).toBeNull();
+    } finally {
+      await reader.close();
+      for (const chapter of [intro, next]) await deleteChapter(f.store, chapter.id);
+    }
   });
 
   it("tips: four blocks in the spec's order, empty ones included, cards by order_index", async () => {
