@@ -117,9 +117,11 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
 async function loadHome(db: Kysely<Database>): Promise<HomeContent> {
   const rows = await db.selectFrom("home_page_content").selectAll().orderBy("display_order").execute();
   const entries = new Map(rows.map((row) => [row.section_key, row]));
+  // A text cleared in the editor is no text: the page then shows its default (the site's
+  // name as the headline, the site's description) rather than an empty heading.
   const text = (key: string) => {
     const row = entries.get(key);
-    return row?.is_visible ? row.content_value : null;
+    return row?.is_visible && row.content_value.trim() !== "" ? row.content_value : null;
   };
   const button = (key: string, fallback: string): HomeButton | null => {
     const row = entries.get(key);

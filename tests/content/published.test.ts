@@ -77,6 +77,13 @@ describe.each(TEST_DIALECTS)("published content on %s", (dialect) => {
       primaryButton: { text: "Start learning", link: "/projects" },
       secondaryButton: null,
     });
+    // Texts cleared in the editor are no texts: the page falls back to its defaults.
+    const cleared = await getHomeContentForEditor(f.handle.db);
+    await updateHomeContent(f.store, {
+      hero_headline: { revision: cleared.hero_headline.revision, value: "   " },
+      hero_description: { revision: cleared.hero_description.revision, value: "" },
+    });
+    expect(await f.content.home()).toMatchObject({ headline: null, description: null });
   });
 
   it("chapter pages: published ones by order_index with previous/next, sections in order", async () => {
