@@ -26,14 +26,23 @@ export function escapeXml(value: string): string {
     .replace(/'/g, "&apos;");
 }
 
-/** Publication dates of published chapters by id (published_at, else updated_at). */
-export async function publishedChapterDates(db: Kysely<Database>): Promise<Map<string, string>> {
+export interface ChapterDates {
+  /** When the chapter was published (published_at, else updated_at): the feed's date, so an edit is not news. */
+  published: string;
+  /** When it or one of its sections last changed: the sitemap's lastmod, so crawlers come back. */
+  edited: string;
+}
+
+/** The dates of published chapters, by id. */
+export async function publishedChapterDates(db: Kysely<Database>): Promise<Map<string, ChapterDates>> {
   const rows = await db
     .selectFrom("chapters")
     .select(["id", "published_at", "updated_at"])
     .where("published", "=", true)
     .execute();
-  return new Map(rows.map((row) => [row.id, row.published_at ?? row.updated_at]));
+  return new Map(
+    rows.map((row) => [row.id, { published: row.published_at ?? row.updated_at, edited: row.updated_at }]),
+  );
 }
 
 function absolute(origin: string, path: string): string {
@@ -49,12 +58,16 @@ function isoDate(value: string | undefined): string {
   return Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString();
 }
 
-export function buildSitemap(origin: string, chapters: ChapterSummary[], chapterDates: Map<string, string>): string {
+export function buildSitemap(
+  origin: string,
+  chapters: ChapterSummary[],
+  chapterDates: Map<string, ChapterDates>,
+): string {
   const urls = [
     ...SITEMAP_PAGES.map((path) => ({ loc: absolute(origin, path), lastmod: undefined as string | undefined })),
     ...chapters.map((chapter) => ({
       loc: absolute(origin, chapterPath(chapter.slug)),
-      lastmod: chapterDates.get(chapter.id),
+      lastmod: chapterDates.get(chapter.id)?.edited,
     })),
   ];
   const body = urls
@@ -93,7 +106,7 @@ export function feedEntries(
   origin: string,
   content: {
     chapters: ChapterSummary[];
-    chapterDates: Map<string, string>;
+    chapterDates: Map<string, ChapterDates>;
     tips: TipCategoryBlock[];
     resources: ResourcesPage;
   },
@@ -105,7 +118,7 @@ export function feedEntries(
       id: link,
       title: `Chapter ${chapter.number}: ${chapter.title}`,
       link,
-      updated: isoDate(content.chapterDates.get(chapter.id)),
+      updated: isoDate(content.chapterDates.get(chapter.id)?.published),
       summary: `Chapter ${chapter.number} of the course.`,
       category: "Chapter",
     });

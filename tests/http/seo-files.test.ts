@@ -18,6 +18,7 @@ import { header, request } from "./client.ts";
 let server: RunningServer;
 const PUBLISHED = ["first-steps", "scanning-at-scale"];
 const DRAFT = "secret-draft";
+const EDITED_AT = "2025-05-05T00:00:00.000Z";
 const TRICKY = `Tom & Jerry's <script>"quotes"</script>`;
 
 beforeAll(async () => {
@@ -42,6 +43,8 @@ beforeAll(async () => {
           order_index: index,
           published: chapter.published,
           published_at: chapter.at,
+          // The first chapter was edited after it was published.
+          updated_at: index === 0 ? EDITED_AT : (chapter.at ?? EDITED_AT),
         })
         .execute();
     }
@@ -108,6 +111,9 @@ describe("sitemap.xml", () => {
       ...PUBLISHED.map((slug) => `/projects/${slug}`),
     ]);
     expect(xml).not.toContain(DRAFT);
+    // A chapter's lastmod is its last edit, not its publication.
+    const lastmods = document.urlset.url.map((entry: { lastmod?: string }) => entry.lastmod);
+    expect(lastmods.slice(5)).toEqual([EDITED_AT, "2025-03-01T00:00:00.000Z"]);
     for (const location of locations) {
       const page = await request(location);
       expect(page.status, location).toBe(200);
