@@ -1,6 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { dynamicTables } from "../server/content/dynamic-tables.ts";
+import { getListRevision, listKeys } from "../server/content/list-revisions.ts";
 import { TEST_DIALECTS } from "../tests/helpers/databases.ts";
 import {
   checkState,
@@ -384,6 +385,37 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
       });
     },
   );
+
+  it("refuses a reorder of a list changed since (409) and shows the server's order again", async () => {
+    for (const name of ["Alpha skill", "Bravo skill", "Charlie skill"]) {
+      expect((await site.postForm("/admin/about", { intent: "create-skill", name }, "editor")).status).toBe(200);
+    }
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "editor");
+      await visit(page, `${site.base}/admin/about?tab=skills`);
+      await expect.poll(() => order(page, "skills")).toEqual(["Alpha skill", "Bravo skill", "Charlie skill"]);
+      // A colleague moves Charlie up after the page was opened.
+      const { charlie, revision } = await site.database(async (db) => ({
+        charlie: (
+          await db.selectFrom("skills").select("id").where("name", "=", "Charlie skill").executeTakeFirstOrThrow()
+        ).id,
+        revision: await getListRevision(db, listKeys.skills),
+      }));
+      const moved = await site.postForm(
+        "/admin/about",
+        { intent: "move-skill-up", id: charlie, listRevision: String(revision) },
+        "editor",
+      );
+      expect(moved.status).toBe(200);
+
+      const refused = page.waitForResponse((response) => response.request().method() === "POST");
+      await dragDownByKeyboard(page, "Alpha skill", 1, 3);
+      expect((await refused).status()).toBe(409);
+      await toast(page, "This list was changed by someone else since you opened it.").waitFor();
+      // The page's data came back: the colleague's order, not the refused one.
+      await expect.poll(() => order(page, "skills")).toEqual(["Alpha skill", "Charlie skill", "Bravo skill"]);
+    });
+  });
 
   it("picks a skill's level on the slider by keyboard, in steps of 5, shown as a percent", async () => {
     await withPage({}, async (testPage) => {

@@ -51,16 +51,17 @@ export function ProfileList<Item extends ProfileListItem>(props: ProfileListProp
 
   function sendOrder(orderedIds: string[]) {
     const positions = Object.fromEntries(orderedIds.map((id, index) => [`orderedIds[${index}]`, id]));
+    // After a 4xx the router would keep the page's data as it was: the list would keep the refused order.
     reorder.fetcher.submit(
       { intent: intents.reorder, listRevision: String(listRevision), ...positions },
-      { method: "post" },
+      { method: "post", defaultShouldRevalidate: true },
     );
   }
 
   function sendMoveUp(item: Item) {
     moveUp.fetcher.submit(
       { intent: intents.moveUp, id: item.id, listRevision: String(listRevision) },
-      { method: "post" },
+      { method: "post", defaultShouldRevalidate: true },
     );
   }
 
