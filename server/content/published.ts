@@ -7,6 +7,7 @@ import type { Logger } from "../logger.ts";
 import { ABOUT_CONTENT_DEFAULTS, type AboutContentKey } from "./about.ts";
 import { createSnapshotCache } from "./cache.ts";
 import { isSafeLink } from "./fields.ts";
+import { atEveryNewYear } from "./new-year.ts";
 import { getSiteSettings } from "./site-settings.ts";
 import {
   type AboutPage,
@@ -73,6 +74,9 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
     });
   }
 
+  // Public pages show the current year: cached ones are rendered again when it turns.
+  const stopNewYear = atEveryNewYear(() => cache.invalidate());
+
   const chapterIndex = () => cache.get("chapter-index", () => loadChapterIndex(db));
 
   return {
@@ -109,6 +113,7 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
     ready: () => listener?.ready ?? Promise.resolve(),
     loads: () => cache.loads(),
     async close() {
+      stopNewYear();
       await listener?.close();
     },
   };
