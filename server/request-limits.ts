@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "./db/schema.ts";
 
@@ -51,4 +52,24 @@ export async function currentHits(
     .executeTakeFirst();
   if (!row || new Date(row.window_started_at).getTime() <= now.getTime() - windowMs) return 0;
   return Number(row.count);
+}
+
+/** How much of an IPv6 address names one client: the /64 a network gives each host or home. */
+const IPV6_CLIENT_PREFIX_LENGTH = 64;
+
+/**
+ * The client an address stands for, for keys of limits per address. One IPv6 host
+ * holds a whole /64 and may send each request from a new address in it (privacy
+ * addresses do so by design), so a limit per address would never hold: an IPv6
+ * address counts as its /64, as in Better Auth's own limiter. An IPv4 address seen
+ * through a dual-stack socket (::ffff:a.b.c.d) counts as the IPv4 address: its /64
+ * would put every IPv4 client under one key. Anything else ("unknown") is kept.
+ */
+export function limitedAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const kept = IPV6_CLIENT_PREFIX_LENGTH / 16;
+  const parts = (parsed as ipaddr.IPv6).parts.map((part, index) => (index < kept ? part : 0));
+  return `${new ipaddr.IPv6(parts).toString()}/${IPV6_CLIENT_PREFIX_LENGTH}`;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { countFailedSignIns, recordAudit } from "../audit/audit-log.ts";
 import type { Database } from "../db/schema.ts";
-import { currentHits, hitLimit } from "../request-limits.ts";
+import { currentHits, hitLimit, limitedAddress } from "../request-limits.ts";
 
 /**
  * Password guessing against one account, on top of Better Auth's per-address limit
@@ -21,7 +21,7 @@ export const PAIR_LOCKED_MESSAGE = "Too many failed sign-in attempts for this ac
 export const ACCOUNT_LOCKED_MESSAGE =
   "Password sign-in to this account is paused after many failed attempts from several places. Sign in with a passkey, or try again in an hour.";
 
-const pairKey = (email: string, ip: string) => `sign-in-failures:${email}|${ip}`;
+const pairKey = (email: string, ip: string) => `sign-in-failures:${email}|${limitedAddress(ip)}`;
 
 /** Why a password sign-in must be refused before checking the password, or null. */
 export async function signInRefusal(db: Kysely<Database>, email: string, ip: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { answerNoSoonerThan, runAfterAnswerMs } from "../answer-floor.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { Invalid } from "../errors.ts";
-import { currentHits, hitLimit } from "../request-limits.ts";
+import { currentHits, hitLimit, limitedAddress } from "../request-limits.ts";
 import type { AppServices } from "../services.ts";
 import { holdsNulCharacter, isFormBody, NUL_CHARACTER_MESSAGE, readJsonObject } from "../validation.ts";
 import { recordBounce } from "./bounces.ts";
@@ -102,7 +102,7 @@ async function decideSubscription(
   const email = emailSchema.safeParse(body.email);
   if (!email.success) return { status: 400, code: "invalid", message: INVALID_EMAIL_MESSAGE };
   for (const [key, rule] of [
-    [`newsletter-subscribe:ip:${ip}`, SUBSCRIBE_LIMITS.perIp],
+    [`newsletter-subscribe:ip:${limitedAddress(ip)}`, SUBSCRIBE_LIMITS.perIp],
     [`newsletter-subscribe:email:${email.data}`, SUBSCRIBE_LIMITS.perAddress],
   ] as const) {
     const hit = await hitLimit(services.db, key, rule.limit, rule.windowMs);
@@ -201,7 +201,7 @@ export const BOUNCE_SECRET_FAILURES = { limit: 10, windowMs: 15 * 60 * 1000 };
 
 /** POST /api/newsletter/webhooks/bounce with the shared secret in x-bastion-webhook-secret. */
 export async function handleBounceWebhook(services: NewsletterServices, request: Request): Promise<Response> {
-  const failuresKey = `bounce-webhook-failures:${clientIp(request)}`;
+  const failuresKey = `bounce-webhook-failures:${limitedAddress(clientIp(request))}`;
   const { limit, windowMs } = BOUNCE_SECRET_FAILURES;
   if ((await currentHits(services.db, failuresKey, windowMs)) >= limit) {
     return json({ success: false, error: "Too many requests with a wrong webhook secret." }, 429, {

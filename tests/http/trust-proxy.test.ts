@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BOUNCE_SECRET_FAILURES, BOUNCE_SECRET_HEADER } from "../../server/newsletter/api.ts";
 import { type SiteWithAccounts, signIn, startSiteWithAccounts } from "../helpers/accounts.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 
@@ -8,7 +9,8 @@ import { TEST_DIALECTS } from "../helpers/databases.ts";
  * server: the per-IP limits of the newsletter (10 subscribes in 15 minutes) and of Better
  * Auth (5 sign-in attempts a minute) count the right-most X-Forwarded-For entry no
  * trusted proxy added, so a client that writes a new left part on each request gains
- * nothing; and without TRUST_PROXY the header is ignored altogether.
+ * nothing; an IPv6 client counts as its /64, since it may send each request from a
+ * new address of it; and without TRUST_PROXY the header is ignored altogether.
  */
 
 const SUBSCRIBE_LIMIT_PER_IP = 10;
@@ -37,6 +39,18 @@ function failedSignIn(base: string, forwardedFor: string): Promise<Response> {
     headers: { "Content-Type": "application/json", Origin: base, "X-Forwarded-For": forwardedFor },
     // A different unknown account each time: only the per-IP limit can refuse these.
     body: JSON.stringify({ email: `nobody-${unique}@example.com`, password: "wrong password 1234" }),
+  });
+}
+
+function wrongBounceSecret(base: string, forwardedFor: string): Promise<Response> {
+  return fetch(`${base}/api/newsletter/webhooks/bounce`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      [BOUNCE_SECRET_HEADER]: "not the secret",
+      "X-Forwarded-For": forwardedFor,
+    },
+    body: JSON.stringify({ email: "reader@example.com", type: "hard" }),
   });
 }
 
@@ -73,6 +87,25 @@ describe.each(TEST_DIALECTS)("client addresses behind proxies (%s)", (dialect) =
       expect(statuses).toEqual(allowedThenRefused(SUBSCRIBE_LIMIT_PER_IP));
       // Another client behind the same proxy has its own count.
       expect((await subscribe(base, "198.51.100.8")).status).toBe(200);
+    });
+
+    it("counts an IPv6 client by its /64, from which it may take a new address for each request", async () => {
+      const base = site.server.url;
+      const statuses = await subscribeStatuses(base, SUBSCRIBE_LIMIT_PER_IP + 1, (i) => `2001:db8::${i + 1}`);
+      expect(statuses).toEqual(allowedThenRefused(SUBSCRIBE_LIMIT_PER_IP));
+      // The next /64 is another client.
+      expect((await subscribe(base, "2001:db8:0:1::1")).status).toBe(200);
+    });
+
+    it("refuses wrong bounce webhook secrets from one IPv6 /64 whichever of its addresses sends them", async () => {
+      const base = site.server.url;
+      const statuses: number[] = [];
+      for (let index = 0; index < BOUNCE_SECRET_FAILURES.limit; index += 1) {
+        statuses.push((await wrongBounceSecret(base, `2001:db8:0:2::${index + 1}`)).status);
+      }
+      expect(statuses).toEqual(Array(BOUNCE_SECRET_FAILURES.limit).fill(401));
+      expect((await wrongBounceSecret(base, "2001:db8:0:2::ffff")).status).toBe(429);
+      expect((await wrongBounceSecret(base, "2001:db8:0:3::1")).status).toBe(401);
     });
 
     it("limits sign-in attempts per real client, and records that address on the session", async () => {
