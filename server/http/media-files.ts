@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { RequestHandler } from "express";
 import { imageTypeOfName } from "../media/image-type.ts";
 import { isImageName } from "../media/names.ts";
@@ -14,9 +15,14 @@ export function serveLocalMedia(storage: LocalStorage): RequestHandler {
     const { bucket, name } = req.params as { bucket: string; name: string };
     const type = imageTypeOfName(name);
     if (bucket !== storage.bucket || !isImageName(name) || !type) return notFound(res);
+    const file = storage.filePath(name);
     res.sendFile(
-      storage.filePath(name),
+      path.basename(file),
       {
+        // The folder as root: send then judges only the name against `dotfiles`, where
+        // with an absolute path it judged every folder above it too, and a DATA_DIR such
+        // as ~/.bastion made every image a 403.
+        root: path.dirname(file),
         // Set only when the file is sent: a 404 is neither typed as an image nor cached.
         headers: {
           "Content-Type": type.mime,
