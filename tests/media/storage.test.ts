@@ -1,8 +1,12 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { IMAGE_TYPES } from "../../server/media/image-type.ts";
 import { newImageName, variantName } from "../../server/media/names.ts";
 import { IMMUTABLE_CACHE_CONTROL, MEDIA_BUCKET } from "../../server/media/rules.ts";
 import { createMediaStorage, imageOriginsBesidesSite } from "../../server/media/storage/index.ts";
+import { createLocalStorage } from "../../server/media/storage/local.ts";
 import { FileExists, UnsafePath } from "../../server/media/storage/storage.ts";
 import { png } from "./images.ts";
 import { SITE_ORIGIN, STORAGE_DRIVERS, useStorage } from "./storage-drivers.ts";
@@ -75,6 +79,25 @@ describe("the local storage driver", () => {
     await storage.put(name, Buffer.from("first"), "image/png");
     await expect(storage.put(name, Buffer.from("second"), "image/png")).rejects.toBeInstanceOf(FileExists);
     expect((await storage.get(name))?.body.toString()).toBe("first");
+  });
+
+  it("leaves no temporary file behind when a write fails part way", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-media-"));
+    try {
+      const storage = createLocalStorage({ dataDir, bucket: MEDIA_BUCKET, publicOrigin: SITE_ORIGIN });
+      const { name } = newImageName(IMAGE_TYPES.png);
+      // A write that fails once the file exists, as on a disk that fills up: writeFile
+      // takes an iterable as well as a Buffer, and this one breaks off after its first bytes.
+      function* breaksOff() {
+        yield Buffer.from("the first bytes");
+        throw new Error("ENOSPC: no space left on device");
+      }
+      await expect(storage.put(name, breaksOff() as unknown as Buffer, "image/png")).rejects.toThrow("ENOSPC");
+      expect(readdirSync(path.join(dataDir, "media", MEDIA_BUCKET))).toEqual([]);
+      expect(await storage.get(name)).toBeNull();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("serves its files under /media/<bucket>/ on the site, relative or absolute", () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { imageTypeOfName } from "../image-type.ts";
 import { isImageName } from "../names.ts";
@@ -51,14 +51,17 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       // Written aside, then linked into place: readers never see half a file, and
       // link() fails rather than replace a file that exists.
       const temporary = path.join(directory, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
-      await writeFile(temporary, body, { flag: "wx" });
       try {
-        await link(temporary, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new FileExists(name);
-        throw error;
+        // Inside the try: a write that fails part way (a full disk) has already made the
+        // file, and nothing else would ever remove it.
+        await writeFile(temporary, body, { flag: "wx" });
+        await link(temporary, target).catch((error: NodeJS.ErrnoException) => {
+          throw error.code === "EEXIST" ? new FileExists(name) : error;
+        });
       } finally {
-        await unlink(temporary);
+        // `force`: a write that failed before making the file leaves nothing to remove,
+        // and its own error is the one to tell.
+        await rm(temporary, { force: true });
       }
     },
 
