@@ -17,6 +17,7 @@ export const NOT_HTTP_MESSAGE = "Only http:// and https:// image URLs can be imp
 export const REFUSED_ADDRESS_MESSAGE = "Images can only be imported from public internet addresses.";
 export const TIMEOUT_MESSAGE = "The image took too long to download.";
 export const TOO_MANY_REDIRECTS_MESSAGE = "The image URL redirects too many times.";
+export const INVALID_REDIRECT_MESSAGE = "The image URL redirects to an address that is not a valid URL.";
 
 export interface FetchImageOptions {
   maxBytes?: number;
@@ -41,7 +42,7 @@ export async function fetchImage(url: string, options: FetchImageOptions = {}): 
     if (status >= 300 && status < 400 && location) {
       response.destroy();
       if (hop >= maxRedirects) throw new Invalid({ url: TOO_MANY_REDIRECTS_MESSAGE });
-      target = parseTarget(new URL(location, target).href);
+      target = parseTarget(redirectTarget(location, target));
       continue;
     }
     if (status !== 200) {
@@ -63,6 +64,15 @@ function parseTarget(url: string): URL {
   if (parsed.username || parsed.password)
     throw new Invalid({ url: "The image URL must not contain a user name or password." });
   return parsed;
+}
+
+/** Where a redirect leads; a Location that is no URL at all is the remote site's error, refused as such. */
+function redirectTarget(location: string, from: URL): string {
+  try {
+    return new URL(location, from).href;
+  } catch {
+    throw new Invalid({ url: INVALID_REDIRECT_MESSAGE });
+  }
 }
 
 /** One request, its address checked: literal IPs here (net.connect does not look them up), names in the lookup. */

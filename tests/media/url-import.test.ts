@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Invalid, TooLarge } from "../../server/errors.ts";
 import {
   fetchImage,
+  INVALID_REDIRECT_MESSAGE,
   NOT_HTTP_MESSAGE,
   REFUSED_ADDRESS_MESSAGE,
   TIMEOUT_MESSAGE,
@@ -59,6 +60,8 @@ beforeAll(async () => {
         return redirect("/photo.png");
       case "/loop":
         return redirect("/loop");
+      case "/to-malformed":
+        return redirect("http://[");
       case "/huge-declared":
         res.writeHead(200, { "Content-Type": "image/png", "Content-Length": String(MAX_IMAGE_BYTES + 1) });
         return res.write(image);
@@ -194,6 +197,13 @@ describe("fetching an image by URL", () => {
     expect((await refusal(`${hostUrl}/missing.png`)).message).toMatch(/HTTP 404/);
   });
 
+  it("refuses a redirect whose Location is no URL as bad input (400), not as a failure of its own", async () => {
+    const error = await refusal(`${hostUrl}/to-malformed`);
+    expect(error).toBeInstanceOf(Invalid);
+    expect(error.message).toBe(INVALID_REDIRECT_MESSAGE);
+    expect((error as Invalid).status).toBe(400);
+  });
+
   it("stops at 5 MB, whether the size is declared or streamed", async () => {
     for (const path of ["/huge-declared", "/huge-streamed"]) {
       const error = await refusal(`${hostUrl}${path}`);
@@ -241,6 +251,9 @@ describe.each(TEST_DIALECTS)("importing by URL into the library on %s", (dialect
     await expect(
       f.library.importFromUrl({ url: "http://169.254.169.254/latest/meta-data/" }, ACTOR_ID),
     ).rejects.toThrow(REFUSED_ADDRESS_MESSAGE);
+    const malformed = await library.importFromUrl({ url: `${hostUrl}/to-malformed` }, ACTOR_ID).catch((e) => e);
+    expect(malformed).toBeInstanceOf(Invalid);
+    expect(malformed.message).toBe(INVALID_REDIRECT_MESSAGE);
     expect(await rows()).toBe(before);
   });
 });
