@@ -167,15 +167,18 @@ function dataRequestPagePath(rawPath: string): string {
 }
 
 /**
- * One spelling per page: percent-encoding decoded, "." and ".." segments resolved,
- * repeated and trailing slashes removed (except the root "/"), letter case kept, cut
- * to MAX_PATH_LENGTH.
+ * One spelling per page: percent-encoding decoded, lower case, "." and ".." segments
+ * resolved, repeated and trailing slashes removed (except the root "/"), cut to
+ * MAX_PATH_LENGTH.
  * Undefined for a path that cannot be a page (bad encoding, control characters).
  */
 function normalizePagePath(rawPath: string): string | undefined {
   let path: string;
   try {
-    path = decodeURI(rawPath);
+    // Lower case since the router matches paths case-insensitively (`/%41uth` is the sign-in
+    // page): the exclusions must see the spelling it matches, and every spelling of a page
+    // is one row. Every route and slug of the site is lower case.
+    path = decodeURI(rawPath).toLowerCase();
   } catch {
     return undefined;
   }

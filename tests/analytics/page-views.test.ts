@@ -26,7 +26,25 @@ const DOCUMENT_HEADERS = {
 const DATA_HEADERS = { "user-agent": BROWSER_UA, accept: "*/*" };
 
 /** Pages the stand-in for the React Router handler knows; everything else is its 404 page. */
-const PAGES = new Set(["/", "/blog", "/about", "/resources", "/admin", "/admin/resources", "/auth"]);
+const PAGES = new Set([
+  "/",
+  "/blog",
+  "/about",
+  "/resources",
+  "/newsletter/unsubscribe",
+  "/admin",
+  "/admin/resources",
+  "/auth",
+]);
+
+/** The page a path shows, matched as the router matches it: percent-escapes decoded, letter case ignored. */
+function routedPage(page: string): string {
+  try {
+    return decodeURI(page).toLowerCase();
+  } catch {
+    return page;
+  }
+}
 
 /**
  * An Express app shaped like server/http/app.ts, with the counter observing every request
@@ -58,8 +76,9 @@ function createSite(counter: PageViewCounter): express.Express {
     let page = isData ? pathname.replace(/(\/_|\/_root)?\.data$/, "") : pathname;
     if (page === "") page = "/";
     if (page.length > 1) page = page.replace(/\/+$/, "");
-    const known = PAGES.has(page) || page.startsWith("/projects/");
-    if (page === "/old") {
+    const routed = routedPage(page);
+    const known = PAGES.has(routed) || routed.startsWith("/projects/");
+    if (routed === "/old") {
       if (isData) res.status(202).type("text/x-script").send("redirect");
       else res.redirect(302, "/blog");
       return;
@@ -180,17 +199,37 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     ]);
   });
 
-  it("keeps the letter case of paths and cuts long ones", async () => {
+  it("counts every letter case of a path under its lower-case spelling, and cuts long paths", async () => {
     const { counter, get } = await startSite();
     const slug = "a".repeat(MAX_PATH_LENGTH * 2);
     expect(await get("/projects/Intro-To-AWS")).toBe(200);
+    expect(await get("/projects/intro-to-aws")).toBe(200);
+    expect(await get("/projects/%49ntro-to-aws")).toBe(200);
     expect(await get(`/projects/${slug}`)).toBe(200);
     await counter.flush();
 
-    const paths = (await rows(handle.db)).map((row) => row.path);
-    expect(paths).toContain("/projects/Intro-To-AWS");
-    const long = paths.find((path) => path.startsWith("/projects/a"));
-    expect(long).toHaveLength(MAX_PATH_LENGTH);
+    const counted = await rows(handle.db);
+    expect(counted.filter((row) => row.path.startsWith("/projects/i"))).toEqual([
+      { day: utcDay(new Date()), path: "/projects/intro-to-aws", views: 3 },
+    ]);
+    const long = counted.find((row) => row.path.startsWith("/projects/a"));
+    expect(long?.path).toHaveLength(MAX_PATH_LENGTH);
+  });
+
+  it("does not count private pages spelled with percent-escaped capitals, which the router still matches", async () => {
+    const { counter, get } = await startSite();
+    const statuses = [
+      await get("/%41uth"),
+      await get("/%41UTH.data", DATA_HEADERS),
+      await get("/%41dmin/Resources"),
+      await get("/ADMIN"),
+    ];
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    // A public page so spelled is counted under its one spelling.
+    expect(await get("/%4Eewsletter/unsubscribe")).toBe(200);
+    expect(await get("/newsletter/unsubscribe")).toBe(200);
+    await counter.flush();
+    expect(await rows(handle.db)).toEqual([{ day: utcDay(new Date()), path: "/newsletter/unsubscribe", views: 2 }]);
   });
 
   it("counts a path with dot segments under the page they resolve to, as the router's URL parser does", async () => {
