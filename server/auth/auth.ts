@@ -68,6 +68,17 @@ export type BastionAuth = ReturnType<typeof createAuth>["auth"];
 
 const PASSWORD_PATHS = new Set(["/reset-password", "/change-password", "/set-password"]);
 
+/**
+ * The answer to a two-factor call that asks to trust the device: Better Auth would set a
+ * cookie that lets the next password sign-ins on that browser skip the second factor,
+ * and the product offers no such thing.
+ */
+export const TRUST_DEVICE_REFUSED_MESSAGE =
+  "Trusting a device is not offered here: every sign-in asks for the second factor.";
+
+/** Better Auth's trust-device cookie (bastion.trust_device, or __Secure-bastion.trust_device over HTTPS). */
+const TRUST_DEVICE_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.trust_device=`);
+
 /** Endpoints whose new session is a sign-in (others rotate it: password change, 2FA toggles). */
 const SIGN_IN_PATHS = new Set([
   "/sign-in/email",
@@ -212,6 +223,17 @@ export function createAuth(options: AuthOptions) {
       before: createAuthMiddleware(async (ctx) => {
         // Its query went through the app's URL check (server/http/nul-in-url.ts); its body comes here.
         if (holdsNulCharacter(ctx.body)) throw new APIError("BAD_REQUEST", { message: NUL_CHARACTER_MESSAGE });
+        if (ctx.path.startsWith("/two-factor/") && ctx.body?.trustDevice) {
+          throw new APIError("BAD_REQUEST", { message: TRUST_DEVICE_REFUSED_MESSAGE, code: "TRUST_DEVICE_REFUSED" });
+        }
+        // A trust cookie issued before such requests were refused would still skip the
+        // second factor, renewed at each use. No trust record is legitimate: without
+        // them, Better Auth expires the cookie and asks for the second factor.
+        if (ctx.path === "/sign-in/email" && TRUST_DEVICE_COOKIE.test(ctx.headers?.get("cookie") ?? "")) {
+          await sql`delete from ${sql.table("verification")} where ${sql.ref("identifier")} like ${"trust-device-%"}`.execute(
+            db,
+          );
+        }
         if (ctx.path === "/request-password-reset" && ctx.request)
           resetRequestsStarted.set(ctx.request, performance.now());
         await noteStateBeforeAccountChange(ctx);

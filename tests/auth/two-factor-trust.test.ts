@@ -1,0 +1,188 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AccountVisitor,
+  confirmPhoneEnrolment,
+  confirmTotpEnrolment,
+  startPhoneEnrolment,
+  startTotpEnrolment,
+} from "../../server/auth/account-changes.ts";
+import { TRUST_DEVICE_REFUSED_MESSAGE } from "../../server/auth/auth.ts";
+import { callAuth } from "../../server/auth/handler-calls.ts";
+import { createUser } from "../../server/auth/users.ts";
+import { TEST_DIALECTS } from "../helpers/databases.ts";
+import { type Accounts, freshIp, incomingRequest, openAccounts, STRONG_PASSWORD, signIn } from "./accounts-fixture.ts";
+
+/**
+ * The product offers no "trust this device": Better Auth's two-factor plugin would
+ * otherwise take `trustDevice: true` with a code and set a cookie that lets the next
+ * password sign-ins on that browser skip the second factor for 30 days.
+ */
+
+/** A TOTP code (RFC 6238 over RFC 4226) for a base32 secret, as an authenticator app computes it. */
+function totp(secret: string, at = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const character of secret.replace(/=+$/, "").toUpperCase()) {
+    value = ((value << 5) | alphabet.indexOf(character)) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const hmac = createHmac("sha1", Buffer.from(bytes)).update(counter).digest();
+  const offset = (hmac[hmac.length - 1] as number) & 0x0f;
+  return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+const TRUST_COOKIE_SET = /^(?:__Secure-)?bastion\.trust_device=[^;]/;
+const SESSION_COOKIE_SET = /^(?:__Secure-)?bastion\.session_token=[^;]/;
+
+/** The Cookie header a browser would send after receiving these Set-Cookie values (later ones win). */
+function cookieJar(...setCookies: string[][]): string {
+  const jar = new Map<string, string>();
+  for (const value of setCookies.flat()) {
+    const pair = value.split(";")[0] as string;
+    const name = pair.slice(0, pair.indexOf("="));
+    if (pair.endsWith("=") || /max-age=0/i.test(value)) jar.delete(name);
+    else jar.set(name, pair);
+  }
+  return [...jar.values()].join("; ");
+}
+
+describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
+  let accounts: Accounts;
+
+  beforeAll(async () => {
+    accounts = await openAccounts(dialect);
+  });
+  afterAll(async () => {
+    await accounts?.close();
+  });
+
+  async function visitorFor(cookie: string): Promise<AccountVisitor> {
+    const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
+    if (!session) throw new Error("The cookie opens no session.");
+    return {
+      services: accounts.services,
+      viewer: { user: { id: session.user.id }, session: { id: session.session.id } },
+      request: incomingRequest({ cookie, ip: freshIp() }),
+      cookies: [],
+    };
+  }
+
+  /** A new account with an authenticator app enrolled: its secret and backup codes. */
+  async function withAuthenticator(email: string) {
+    const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
+    const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
+    const { secret } = await startTotpEnrolment(await visitorFor(cookie as string), STRONG_PASSWORD);
+    const backupCodes = await confirmTotpEnrolment(await visitorFor(cookie as string), totp(secret));
+    return { user, secret, backupCodes };
+  }
+
+  /** A password sign-in (with the browser's cookies, if any) that must stop at the second step. */
+  async function passwordStep(email: string, cookie?: string) {
+    const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp(), cookie }), "/sign-in/email", {
+      email,
+      password: STRONG_PASSWORD,
+    });
+    expect(result.status).toBe(200);
+    return result;
+  }
+
+  const verify = (cookie: string, path: string, body: Record<string, unknown>) =>
+    callAuth(accounts.services, incomingRequest({ cookie, ip: freshIp() }), path, body);
+
+  it("refuses trustDevice with an authenticator code or a backup code, and the next sign-in still asks for a code", async () => {
+    const email = "tristan@example.test";
+    const { secret, backupCodes } = await withAuthenticator(email);
+
+    for (const [path, code] of [
+      ["/two-factor/verify-totp", totp(secret)],
+      ["/two-factor/verify-backup-code", backupCodes[0] as string],
+    ] as const) {
+      const step = await passwordStep(email);
+      expect(step.body.twoFactorRedirect).toBe(true);
+      const refused = await verify(cookieJar(step.cookies), path, { code, trustDevice: true });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe(TRUST_DEVICE_REFUSED_MESSAGE);
+      expect(refused.cookies.filter((value) => TRUST_COOKIE_SET.test(value) || SESSION_COOKIE_SET.test(value))).toEqual(
+        [],
+      );
+    }
+
+    // The same browser signs in with the code alone; its next password sign-in asks again.
+    const step = await passwordStep(email);
+    const signedIn = await verify(cookieJar(step.cookies), "/two-factor/verify-totp", { code: totp(secret) });
+    expect(signedIn.status).toBe(200);
+    const browser = cookieJar(step.cookies, signedIn.cookies);
+    const again = await passwordStep(email, browser);
+    expect(again.body.twoFactorRedirect).toBe(true);
+    expect(again.cookies.some((value) => SESSION_COOKIE_SET.test(value))).toBe(false);
+  });
+
+  it("refuses trustDevice with a texted code", async () => {
+    const email = "tessa@example.test";
+    await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
+    const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
+    const lastCode = async (to: string) => {
+      const row = await accounts.services.db
+        .selectFrom("sms_outbox")
+        .select("body")
+        .where("to_number", "=", to)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .executeTakeFirstOrThrow();
+      return /\b(\d{6})\b/.exec(row.body ?? "")?.[1] ?? "";
+    };
+    const phone = await startPhoneEnrolment(await visitorFor(cookie as string), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+44 7700 900456",
+    });
+    await confirmPhoneEnrolment(await visitorFor(cookie as string), await lastCode(phone));
+
+    const step = await passwordStep(email);
+    const challenge = cookieJar(step.cookies);
+    expect((await verify(challenge, "/two-factor/send-otp", {})).status).toBe(200);
+    const refused = await verify(challenge, "/two-factor/verify-otp", {
+      code: await lastCode(phone),
+      trustDevice: true,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(TRUST_DEVICE_REFUSED_MESSAGE);
+    expect(refused.cookies.some((value) => TRUST_COOKIE_SET.test(value))).toBe(false);
+  });
+
+  it("no longer skips the second factor for a trust cookie issued before such requests were refused", async () => {
+    const email = "trudy@example.test";
+    const { user } = await withAuthenticator(email);
+    // The record and signed cookie Better Auth's plugin wrote for `trustDevice: true`.
+    const context = await accounts.services.auth.$context;
+    const identifier = `trust-device-${randomBytes(24).toString("base64url")}`;
+    await context.internalAdapter.createVerificationValue({
+      value: user.id,
+      identifier,
+      expiresAt: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
+    });
+    const token = createHmac("sha256", context.secret).update(`${user.id}!${identifier}`).digest("base64url");
+    const value = `${token}!${identifier}`;
+    const signature = createHmac("sha256", context.secret).update(value).digest("base64");
+    const trustCookie = `bastion.trust_device=${encodeURIComponent(`${value}.${signature}`)}`;
+
+    const step = await passwordStep(email, trustCookie);
+    expect(step.body.twoFactorRedirect).toBe(true);
+    expect(step.cookies.some((cookie) => SESSION_COOKIE_SET.test(cookie))).toBe(false);
+    const records = await accounts.services.db
+      .withTables<{ verification: { identifier: string } }>()
+      .selectFrom("verification")
+      .select("identifier")
+      .where("identifier", "like", "trust-device-%")
+      .execute();
+    expect(records).toEqual([]);
+  });
+});
