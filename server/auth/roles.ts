@@ -53,7 +53,9 @@ export async function setUserRole(db: Kysely<Database>, userId: string, role: Ro
 /**
  * Runs `change` in a transaction that first locks every admin row, so that two
  * concurrent changes cannot each remove "the other" admin (PostgreSQL); SQLite
- * serialises transactions anyway. `change` throws to refuse.
+ * serialises transactions anyway. `change` throws to refuse. A role read before this
+ * may be stale by the time the lock is held: `change` decides from what it reads
+ * through `trx` (roleOf, countOtherAdmins).
  */
 export async function withAdminRowsLocked(
   db: Kysely<Database>,
@@ -68,6 +70,12 @@ export async function withAdminRowsLocked(
       .execute();
     await change(trx);
   });
+}
+
+/** The user's role as the account services report it: admin if they hold it, else their other role, or null. */
+export async function roleOf(db: Kysely<Database>, userId: string): Promise<Role | null> {
+  const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).execute();
+  return rows.some((row) => row.role === "admin") ? "admin" : (rows[0]?.role ?? null);
 }
 
 /** How many admins there are besides this user. */

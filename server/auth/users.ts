@@ -6,7 +6,7 @@ import { type Database, ROLES } from "../db/schema.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { passwordProblem } from "./password-policy.ts";
 import { forgetPasswordResetLinks } from "./password-reset-links.ts";
-import { countOtherAdmins, type Role, setUserRole, withAdminRowsLocked } from "./roles.ts";
+import { countOtherAdmins, type Role, roleOf, setUserRole, withAdminRowsLocked } from "./roles.ts";
 
 /**
  * Accounts: created by the CLI, ADMIN_* at start-up, invitations and the owner-setup
@@ -47,6 +47,8 @@ export interface UserSummary {
 }
 
 const MAX_NAME_LENGTH = 100;
+/** The longest address SMTP can carry (RFC 5321's path limit, less its angle brackets). */
+const MAX_EMAIL_LENGTH = 254;
 
 export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists.";
 export const LAST_ADMIN_MESSAGE = "This is the only administrator: make another user an administrator first.";
@@ -55,10 +57,24 @@ export const LAST_ADMIN_DELETE_MESSAGE = "This is the only administrator: it can
 /** The address as it is stored (trimmed, lower-cased); Invalid (field `email`) otherwise. */
 export function normalizeEmail(value: string): string {
   const email = value.trim().toLowerCase();
-  if (!email || email.length > 254 || !z.email().safeParse(email).success) {
+  if (email.length > MAX_EMAIL_LENGTH) {
+    throw new Invalid({ email: `The email address must be at most ${MAX_EMAIL_LENGTH} characters long.` });
+  }
+  if (!email || !z.email().safeParse(email).success) {
     throw new Invalid({ email: "Please enter a valid email address." });
   }
   return email;
+}
+
+/** Why this address cannot be an account's, or null: normalizeEmail's rule, for a form's own check. */
+export function emailProblem(value: string): string | null {
+  try {
+    normalizeEmail(value);
+    return null;
+  } catch (error) {
+    if (error instanceof Invalid) return error.message;
+    throw error;
+  }
 }
 
 export function normalizeName(value: string, options: { required: boolean }): string {
@@ -209,8 +225,7 @@ export async function findUser(services: AccountServices, ref: { id?: string; em
       ? ((await context.internalAdapter.findUserByEmail(ref.email.trim().toLowerCase()))?.user ?? null)
       : null;
   if (!user) throw new NotFound("No such user.");
-  const roles = await services.db.selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute();
-  const role = roles.some((row) => row.role === "admin") ? "admin" : (roles[0]?.role ?? null);
+  const role = await roleOf(services.db, user.id);
   return {
     id: user.id,
     name: user.name,
@@ -228,9 +243,12 @@ export async function setRole(
 ): Promise<UserSummary> {
   const role = parseRole(input.role);
   const user = await findUser(services, { id: input.userId });
-  if (user.role === role) return user;
   await withAdminRowsLocked(services.db, async (trx) => {
-    if (user.role === "admin" && (await countOtherAdmins(trx, user.id)) === 0) {
+    // The role read by findUser may have changed since (the user made an admin, the
+    // other admins demoted): only the one read under the lock may decide.
+    const current = await roleOf(trx, user.id);
+    if (current === role) return;
+    if (current === "admin" && (await countOtherAdmins(trx, user.id)) === 0) {
       throw new Conflict(LAST_ADMIN_MESSAGE);
     }
     await setUserRole(trx, user.id, role);
@@ -239,7 +257,7 @@ export async function setRole(
       action: "user.role-changed",
       entity: "user",
       entityId: user.id,
-      details: { email: user.email, from: user.role, to: role },
+      details: { email: user.email, from: current, to: role },
     });
   });
   return { ...user, role };
@@ -256,8 +274,12 @@ export async function deleteUser(
   }
   // First, in our transaction: the last-admin check and the end of every right the
   // user had; then the user itself through Better Auth (its rows cascade).
+  let role = user.role;
   await withAdminRowsLocked(services.db, async (trx) => {
-    if (user.role === "admin" && (await countOtherAdmins(trx, user.id)) === 0) {
+    // The role read by findUser may have changed since (the user made an admin, the
+    // other admins demoted): only the one read under the lock may decide.
+    role = await roleOf(trx, user.id);
+    if (role === "admin" && (await countOtherAdmins(trx, user.id)) === 0) {
       throw new Conflict(LAST_ADMIN_DELETE_MESSAGE);
     }
     await setUserRole(trx, user.id, null);
@@ -266,12 +288,12 @@ export async function deleteUser(
       action: "user.deleted",
       entity: "user",
       entityId: user.id,
-      details: { email: user.email, role: user.role },
+      details: { email: user.email, role },
     });
   });
   const context = await services.auth.$context;
   await context.internalAdapter.deleteUser(user.id);
-  return user;
+  return { ...user, role };
 }
 
 /** Sets a new password and signs the user out everywhere. */
