@@ -33,6 +33,14 @@ const OWNER_SETUP_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export { INVALID_LINK_MESSAGE };
 
+/** Tokens are 43 characters; anything much longer is not worth a lookup. */
+const MAX_LINK_TOKEN_LENGTH = 200;
+
+/** Whether a link's token is worth looking up: false for an empty or over-long one, which opens nothing. */
+export function couldBeLinkToken(token: string | null | undefined): token is string {
+  return Boolean(token) && (token as string).length <= MAX_LINK_TOKEN_LENGTH;
+}
+
 export interface PendingInvitation {
   id: string;
   email: string;
@@ -184,7 +192,7 @@ export async function findUsableLink(
   kind: InvitationKind,
   token: string | null | undefined,
 ): Promise<PendingInvitation | null> {
-  if (!token || token.length > 200) return null;
+  if (!couldBeLinkToken(token)) return null;
   const row = await db
     .selectFrom("account_invitations")
     .selectAll()
@@ -210,7 +218,7 @@ async function consumeLink(
   token: string,
   create: (link: InvitationRow) => Promise<UserSummary>,
 ): Promise<{ user: UserSummary; link: InvitationRow }> {
-  if (!token || token.length > 200) throw new NotFound(INVALID_LINK_MESSAGE);
+  if (!couldBeLinkToken(token)) throw new NotFound(INVALID_LINK_MESSAGE);
   const now = new Date().toISOString();
   const link = await db
     .updateTable("account_invitations")

@@ -2,8 +2,9 @@ import { data, redirect } from "react-router";
 import { readForm } from "~/lib/read-form.server";
 import { ACCEPT_INVITATION_PATH, OWNER_SETUP_PATH } from "../../../server/auth/account-endpoints.ts";
 import { callAuth, rateLimitMessage } from "../../../server/auth/handler-calls.ts";
-import { INVALID_LINK_MESSAGE } from "../../../server/auth/invitations.ts";
+import { couldBeLinkToken, INVALID_LINK_MESSAGE } from "../../../server/auth/invitations.ts";
 import { passwordProblem } from "../../../server/auth/password-policy.ts";
+import { emailProblem, userNameProblem } from "../../../server/auth/users.ts";
 import type { AppServices } from "../../../server/services.ts";
 import { type FormResult, formPassword, formText } from "./form-result";
 import { signInPath } from "./notices";
@@ -19,6 +20,10 @@ export type AccountField = "name" | "email" | "password" | "confirmPassword";
 export type AccountLinkResult = FormResult<AccountField> & { invalidLink?: boolean };
 
 const ERROR_TITLE = "Error signing up";
+
+/** A refusal the form's own checks should have caught first (see createAccountFromLink). */
+export const FORM_NOT_ACCEPTED_MESSAGE =
+  "Some of what you entered could not be accepted. Please check the form and try again.";
 
 function refused(description: string, status: number, extra: Partial<AccountLinkResult> = {}, headers?: HeadersInit) {
   return data<AccountLinkResult>(
@@ -39,12 +44,20 @@ export async function createAccountFromLink(
   const password = formPassword(form, "password");
   const values = kind === "owner-setup" ? { name, email } : { name };
 
+  // Every field is checked here by the services' own rules: the endpoint's schema refuses
+  // over-long values before the services run, with no message fit for a field.
   const fieldErrors: AccountLinkResult["fieldErrors"] = {};
-  if (!name) fieldErrors.name = "Please enter your full name.";
-  if (kind === "owner-setup" && !email) fieldErrors.email = "Email is required.";
+  const nameProblem = userNameProblem(name);
+  if (nameProblem) fieldErrors.name = nameProblem;
+  if (kind === "owner-setup") {
+    const problem = email ? emailProblem(email) : "Email is required.";
+    if (problem) fieldErrors.email = problem;
+  }
   Object.assign(fieldErrors, newPasswordProblems(password, formPassword(form, "confirmPassword"), passwordProblem));
   const firstProblem = fieldErrors.name ?? fieldErrors.email ?? fieldErrors.password ?? fieldErrors.confirmPassword;
   if (firstProblem) return refused(firstProblem, 400, { fieldErrors, values });
+  // After the fields, as the endpoint orders it: a forged token gets the answer of any link that does not work.
+  if (!couldBeLinkToken(token)) return refused(INVALID_LINK_MESSAGE, 400, { invalidLink: true });
 
   const result =
     kind === "invitation"
@@ -62,6 +75,11 @@ export async function createAccountFromLink(
       return refused(INVALID_LINK_MESSAGE, 400, { invalidLink: true });
     case "INVALID":
       return refused(description, 400, { fieldErrors: shownFieldErrors(result.body.fields, kind), values });
+    case "VALIDATION_ERROR":
+      // The endpoint's schema refused what the checks above let through: the sender's
+      // input, not a server fault; logged so that the checks can be brought in line.
+      services.logger.warn({ body: result.body, kind }, "The account endpoint refused a form the action had accepted");
+      return refused(FORM_NOT_ACCEPTED_MESSAGE, 400, { values });
     default:
       services.logger.error({ status: result.status, body: result.body, kind }, "Account creation failed unexpectedly");
       return refused("Something went wrong. Please try again later.", 500, { values });
