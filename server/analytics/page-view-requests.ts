@@ -222,6 +222,8 @@ function pageQuery(search: string): string {
 export function isSuccessfulPage(status: number, contentType: string, kind: ViewKind): boolean {
   // Data requests answer redirects with 202 or 204 and a redirect payload.
   if (kind === "data") return status === 200;
-  if (status < 200 || status >= 300 || status === 204) return false;
-  return /^\s*text\/html\b/i.test(contentType);
+  // A 304 is the page shown again from the browser's copy: cached pages say max-age=0,
+  // so every return visit revalidates, and would otherwise go uncounted.
+  const shown = (status >= 200 && status < 300 && status !== 204) || status === 304;
+  return shown && /^\s*text\/html\b/i.test(contentType);
 }
