@@ -171,7 +171,8 @@ export async function regenerateBackupCodes(visitor: AccountVisitor, password: s
 /**
  * Starts a phone enrolment: the number (checked on the server: E.164) waits for the
  * code texted to it now. Two-factor by phone is on only once that code confirms it.
- * Returns the number as it was stored.
+ * While a send limit holds it is refused and the number before stays pending: the
+ * endpoint checks the limits before storing the number. Returns the number as stored.
  */
 export async function startPhoneEnrolment(
   visitor: AccountVisitor,

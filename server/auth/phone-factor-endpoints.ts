@@ -22,7 +22,8 @@ import {
  * passkeys. The codes are the two-factor plugin's OTPs (`otpOptions`: sent through
  * `phoneCodeSender` below, stored hashed, single-use, expiring); this plugin adds what
  * that plugin leaves open:
- * - enrolling a number (with the password) and removing it, as endpoints;
+ * - enrolling a number (with the password, within the send limits, dropping codes
+ *   texted to the number before) and removing it, as endpoints;
  * - texting a code only to an account that has a number (the plugin offers codes to
  *   every account with two-factor on), within the per-number and per-account limits;
  * - confirming the number when a code sent to it is entered while signed in, which is
@@ -62,7 +63,7 @@ async function checkPassword(ctx: Context, userId: string, password: string): Pr
 }
 
 /** The user of the sign-in waiting for its second factor (Better Auth's two_factor cookie), if any. */
-async function pendingSignInUserId(ctx: Context): Promise<string | null> {
+export async function pendingSignInUserId(ctx: Context): Promise<string | null> {
   const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE);
   const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
   if (!identifier) return null;
@@ -92,6 +93,21 @@ async function codeRecipient(ctx: Context, db: Kysely<Database>) {
   return { userId, factor };
 }
 
+/**
+ * Drops the codes texted while signed in (stored per session), after a new number is
+ * stored: the code does not say which number it was sent to, so one texted to the
+ * number before would confirm the new one, never proven, and lock a phone-only account
+ * out. Run after the number is stored, so that a code sent while it was being stored
+ * goes too: only a code texted from now on, to the new number, confirms it.
+ */
+async function forgetEnrolmentCodes(ctx: Context, userId: string, currentSessionId: string): Promise<void> {
+  const sessions = await ctx.context.internalAdapter.listSessions(userId);
+  const sessionIds = new Set([currentSessionId, ...sessions.map((session) => session.id)]);
+  for (const sessionId of sessionIds) {
+    await ctx.context.internalAdapter.deleteVerificationByIdentifier(`2fa-otp-${userId}!${sessionId}`);
+  }
+}
+
 /** The two-factor plugin's `otpOptions.sendOTP`: the code goes to the outbox, then the SMS worker sends it. */
 export function phoneCodeSender(db: Kysely<Database>, onQueued: () => void) {
   return async ({ user, otp }: { user: { id: string }; otp: string }, ctx?: Context) => {
@@ -116,12 +132,17 @@ export function phoneFactorEndpoints(options: { db: Kysely<Database> }) {
           if (!phoneNumber) {
             throw new APIError("BAD_REQUEST", { message: PHONE_NUMBER_MESSAGE, code: "INVALID_PHONE_NUMBER" });
           }
+          // Refused before the number is stored: a number stored with no code sent to it
+          // would wait for the code of the number before it.
+          const problem = await smsLimitProblem(db, userId, phoneNumber);
+          if (problem) throw new APIError("TOO_MANY_REQUESTS", { message: problem, code: "SMS_LIMIT" });
           await setPendingPhoneNumber(db, userId, phoneNumber).catch((error: unknown) => {
             if (error instanceof Conflict) {
               throw new APIError("CONFLICT", { message: error.message, code: "PHONE_FACTOR_EXISTS" });
             }
             throw error;
           });
+          await forgetEnrolmentCodes(ctx, userId, ctx.context.session.session.id);
           return ctx.json({ phoneNumber });
         },
       ),

@@ -11,7 +11,8 @@ import {
   WRONG_PHONE_CODE_MESSAGE,
 } from "../../server/auth/account-changes.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
-import { SIGN_IN_FACTORS_PATH } from "../../server/auth/phone-factor-endpoints.ts";
+import { findPhoneFactor } from "../../server/auth/phone-factor.ts";
+import { PHONE_ENROL_PATH, SIGN_IN_FACTORS_PATH } from "../../server/auth/phone-factor-endpoints.ts";
 import { createUser } from "../../server/auth/users.ts";
 import { RateLimited } from "../../server/errors.ts";
 import { PHONE_NUMBER_MESSAGE } from "../../server/sms/phone-number.ts";
@@ -255,6 +256,78 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     );
     expect(perAccount.message).toBe("Too many codes were sent for this account. Try again in 60 minutes.");
     expect(await textsTo("+33600000001")).toBe(0);
+  });
+
+  it("refuses a new number while the account's send limit holds, keeping the number before pending", async () => {
+    const { user, cookie } = await newAccount("ursula@example.test");
+    await startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "+44 7700 900201" });
+    await sendPhoneCode(await visitorFor(cookie));
+    await sendPhoneCode(await visitorFor(cookie));
+    const first = await startPhoneEnrolment(await visitorFor(cookie), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+44 7700 900202",
+    });
+    await sendPhoneCode(await visitorFor(cookie));
+    await sendPhoneCode(await visitorFor(cookie));
+    const outstanding = await lastText(first);
+
+    // Six texts this hour: a mistyped number is refused, not stored with no code sent to it.
+    const refused = await refusal(
+      startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "+44 7700 900299" }),
+    );
+    expect(refused).toBeInstanceOf(RateLimited);
+    expect(refused.message).toBe("Too many codes were sent for this account. Try again in 60 minutes.");
+    expect(await textsTo("+447700900299")).toBe(0);
+    expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({ phoneNumber: first, verified: false });
+
+    // The code outstanding confirms the number it was sent to.
+    await confirmPhoneEnrolment(await visitorFor(cookie), outstanding.code);
+    expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({ phoneNumber: first, verified: true });
+  });
+
+  it("confirms a new number only with a code texted to it, not with one texted to the number before", async () => {
+    const { user, cookie } = await newAccount("umberto@example.test");
+    const { cookie: otherSession } = await signIn(accounts, "umberto@example.test", STRONG_PASSWORD);
+    const before = await startPhoneEnrolment(await visitorFor(cookie), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+44 7700 900301",
+    });
+    const codeHere = (await lastText(before)).code;
+    await sendPhoneCode(await visitorFor(otherSession as string));
+    const codeThere = (await lastText(before)).code;
+
+    // A new number stored without a text to it (as when the text could not be sent).
+    const stored = await callAuth(accounts.services, incomingRequest({ cookie, ip: freshIp() }), PHONE_ENROL_PATH, {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+44 7700 900309",
+    });
+    expect(stored.status).toBe(200);
+    expect(await textsTo("+447700900309")).toBe(0);
+
+    // The codes texted to the number before, from either session, confirm nothing.
+    for (const [session, code] of [
+      [cookie, codeHere],
+      [otherSession as string, codeThere],
+    ] as const) {
+      expect((await refusal(confirmPhoneEnrolment(await visitorFor(session), code))).fields).toEqual({
+        code: PHONE_CODE_EXPIRED_MESSAGE,
+      });
+    }
+    expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({
+      phoneNumber: "+447700900309",
+      verified: false,
+    });
+    expect(await userRow(user.id)).toEqual({ twoFactorEnabled: false });
+    expect(await audit(user.id)).not.toContain("account.phone-factor-enabled");
+
+    // A code texted to the new number confirms it.
+    await sendPhoneCode(await visitorFor(cookie));
+    await confirmPhoneEnrolment(await visitorFor(cookie), (await lastText("+447700900309")).code);
+    expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({
+      phoneNumber: "+447700900309",
+      verified: true,
+    });
+    expect(await userRow(user.id)).toEqual({ twoFactorEnabled: true });
   });
 
   it("texts no code to an account without a confirmed number, and never turns the plugin's bare OTP on", async () => {
