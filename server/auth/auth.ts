@@ -19,6 +19,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from "./pas
 import { forgetPasswordResetLinks } from "./password-reset-links.ts";
 import { PHONE_CODE_MINUTES } from "./phone-code-period.ts";
 import { phoneCodeSender, phoneFactorEndpoints } from "./phone-factor-endpoints.ts";
+import { auditSecondFactorFailure, noteSecondFactorChallenge } from "./second-factor-audit.ts";
 import { AUTH_COOKIE_PREFIX } from "./session-cookie.ts";
 import { recordFailedSignIn, signInRefusal } from "./sign-in-guard.ts";
 import { userNameProblem } from "./users.ts";
@@ -237,6 +238,7 @@ export function createAuth(options: AuthOptions) {
         if (ctx.path === "/request-password-reset" && ctx.request)
           resetRequestsStarted.set(ctx.request, performance.now());
         await noteStateBeforeAccountChange(ctx);
+        await noteSecondFactorChallenge(ctx);
         if (ctx.path === "/sign-in/email") {
           const email = String(ctx.body?.email ?? "").toLowerCase();
           const refusal = email ? await signInRefusal(db, email, clientIpOf(ctx)) : null;
@@ -258,6 +260,8 @@ export function createAuth(options: AuthOptions) {
         if (ctx.path === "/sign-in/email" && returned instanceof APIError && returned.statusCode === 401) {
           await recordFailedSignIn(db, String(ctx.body?.email ?? "").toLowerCase(), clientIpOf(ctx));
         }
+        // A wrong code after a right password: recorded apart, outside the password lock.
+        await auditSecondFactorFailure(db, ctx, clientIpOf(ctx));
         // Sign-outs are recorded before the session is deleted (accountLinkEndpoints), with their user.
         // A reset by emailed link is recorded by onPasswordReset above, with its user.
         if (PASSWORD_PATHS.has(ctx.path) && ctx.path !== "/reset-password" && !(returned instanceof APIError)) {

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -123,4 +124,25 @@ export async function refusal(promise: Promise<unknown>): Promise<AppError & { f
   );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
+}
+
+/** A TOTP code (RFC 6238 over RFC 4226) for a base32 secret, as an authenticator app computes it. */
+export function totp(secret: string, at = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const character of secret.replace(/=+$/, "").toUpperCase()) {
+    value = ((value << 5) | alphabet.indexOf(character)) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const hmac = createHmac("sha1", Buffer.from(bytes)).update(counter).digest();
+  const offset = (hmac[hmac.length - 1] as number) & 0x0f;
+  return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }

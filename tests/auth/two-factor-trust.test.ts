@@ -11,34 +11,21 @@ import { TRUST_DEVICE_REFUSED_MESSAGE } from "../../server/auth/auth.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
 import { createUser } from "../../server/auth/users.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type Accounts, freshIp, incomingRequest, openAccounts, STRONG_PASSWORD, signIn } from "./accounts-fixture.ts";
+import {
+  type Accounts,
+  freshIp,
+  incomingRequest,
+  openAccounts,
+  STRONG_PASSWORD,
+  signIn,
+  totp,
+} from "./accounts-fixture.ts";
 
 /**
  * The product offers no "trust this device": Better Auth's two-factor plugin would
  * otherwise take `trustDevice: true` with a code and set a cookie that lets the next
  * password sign-ins on that browser skip the second factor for 30 days.
  */
-
-/** A TOTP code (RFC 6238 over RFC 4226) for a base32 secret, as an authenticator app computes it. */
-function totp(secret: string, at = Date.now()): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  const bytes: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (const character of secret.replace(/=+$/, "").toUpperCase()) {
-    value = ((value << 5) | alphabet.indexOf(character)) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const hmac = createHmac("sha1", Buffer.from(bytes)).update(counter).digest();
-  const offset = (hmac[hmac.length - 1] as number) & 0x0f;
-  return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 const TRUST_COOKIE_SET = /^(?:__Secure-)?bastion\.trust_device=[^;]/;
 const SESSION_COOKIE_SET = /^(?:__Secure-)?bastion\.session_token=[^;]/;
