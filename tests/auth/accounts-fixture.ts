@@ -5,8 +5,10 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { expect } from "vitest";
+import { type AccountVisitor, confirmTotpEnrolment, startTotpEnrolment } from "../../server/auth/account-changes.ts";
 import { CLIENT_IP_HEADER } from "../../server/auth/auth.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
+import { createUser } from "../../server/auth/users.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
@@ -145,4 +147,25 @@ export function totp(secret: string, at = Date.now()): string {
   const hmac = createHmac("sha1", Buffer.from(bytes)).update(counter).digest();
   const offset = (hmac[hmac.length - 1] as number) & 0x0f;
   return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+/** The account page's visitor for a session, calling from an address of its own (the per-IP limits stay out of the way). */
+export async function visitorFor(accounts: Accounts, cookie: string): Promise<AccountVisitor> {
+  const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
+  if (!session) throw new Error("The cookie opens no session.");
+  return {
+    services: accounts.services,
+    viewer: { user: { id: session.user.id }, session: { id: session.session.id } },
+    request: incomingRequest({ cookie, ip: freshIp() }),
+    cookies: [],
+  };
+}
+
+/** A new editor with an authenticator app enrolled: the user, its secret and backup codes. */
+export async function withAuthenticator(accounts: Accounts, email: string) {
+  const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
+  const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
+  const { secret } = await startTotpEnrolment(await visitorFor(accounts, cookie as string), STRONG_PASSWORD);
+  const backupCodes = await confirmTotpEnrolment(await visitorFor(accounts, cookie as string), totp(secret));
+  return { user, secret, backupCodes };
 }

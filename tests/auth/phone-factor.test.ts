@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type AccountVisitor,
   confirmPhoneEnrolment,
   PHONE_CODE_EXPIRED_MESSAGE,
   removePhone,
@@ -26,6 +25,7 @@ import {
   refusal,
   STRONG_PASSWORD,
   signIn,
+  visitorFor,
 } from "./accounts-fixture.ts";
 
 /**
@@ -49,18 +49,6 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
     const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
     return { user, cookie: cookie as string };
-  }
-
-  /** The account page's visitor for a session, calling from an address of its own (the per-IP limits stay out of the way). */
-  async function visitorFor(cookie: string): Promise<AccountVisitor> {
-    const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
-    if (!session) throw new Error("The cookie opens no session.");
-    return {
-      services: accounts.services,
-      viewer: { user: { id: session.user.id }, session: { id: session.session.id } },
-      request: incomingRequest({ cookie, ip: freshIp() }),
-      cookies: [],
-    };
   }
 
   /** The newest text to a number, from the outbox. */
@@ -114,9 +102,9 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
 
   /** Enrols `phone` for a signed-in account and confirms it with the texted code. */
   async function enrol(cookie: string, phone: string) {
-    const visitor = await visitorFor(cookie);
+    const visitor = await visitorFor(accounts, cookie);
     const stored = await startPhoneEnrolment(visitor, { password: STRONG_PASSWORD, phoneNumber: phone });
-    await confirmPhoneEnrolment(await visitorFor(cookie), (await lastText(stored)).code);
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), (await lastText(stored)).code);
     return stored;
   }
 
@@ -125,17 +113,23 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
 
     // The number is checked on the server, and the password asked again.
     const badNumber = await refusal(
-      startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "07700 900123" }),
+      startPhoneEnrolment(await visitorFor(accounts, cookie), {
+        password: STRONG_PASSWORD,
+        phoneNumber: "07700 900123",
+      }),
     );
     expect(badNumber.fields).toEqual({ phoneNumber: PHONE_NUMBER_MESSAGE });
     const badPassword = await refusal(
-      startPhoneEnrolment(await visitorFor(cookie), { password: "not the password", phoneNumber: "+44 7700 900123" }),
+      startPhoneEnrolment(await visitorFor(accounts, cookie), {
+        password: "not the password",
+        phoneNumber: "+44 7700 900123",
+      }),
     );
     expect(badPassword.fields).toEqual({ password: WRONG_PASSWORD_MESSAGE });
     expect(await textsTo("+447700900123")).toBe(0);
 
     // A code goes to the number (E.164), stored only as a hash.
-    const stored = await startPhoneEnrolment(await visitorFor(cookie), {
+    const stored = await startPhoneEnrolment(await visitorFor(accounts, cookie), {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 (7700) 900-123",
     });
@@ -155,17 +149,17 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
 
     // A wrong code is refused beside its field; the right one turns two-factor on and rotates the session.
     const wrong = String((Number(text.code) + 1) % 1_000_000).padStart(6, "0");
-    expect((await refusal(confirmPhoneEnrolment(await visitorFor(cookie), wrong))).fields).toEqual({
+    expect((await refusal(confirmPhoneEnrolment(await visitorFor(accounts, cookie), wrong))).fields).toEqual({
       code: WRONG_PHONE_CODE_MESSAGE,
     });
-    const confirming = await visitorFor(cookie);
+    const confirming = await visitorFor(accounts, cookie);
     await confirmPhoneEnrolment(confirming, text.code);
     expect(confirming.cookies.some((value) => /session_token=[^;]/.test(value))).toBe(true);
     expect(await userRow(user.id)).toEqual({ twoFactorEnabled: true });
     expect(await audit(user.id)).toContain("account.phone-factor-enabled");
     // The same code again is no longer a change: it was used.
     const rotated = confirming.cookies.find((value) => /session_token=[^;]/.test(value))?.split(";")[0] as string;
-    expect((await refusal(confirmPhoneEnrolment(await visitorFor(rotated), text.code))).fields).toEqual({
+    expect((await refusal(confirmPhoneEnrolment(await visitorFor(accounts, rotated), text.code))).fields).toEqual({
       code: PHONE_CODE_EXPIRED_MESSAGE,
     });
 
@@ -233,26 +227,29 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
 
   it("limits texts per number (3 in 15 minutes) and per account (6 an hour)", async () => {
     const { cookie } = await newAccount("rita@example.test");
-    await startPhoneEnrolment(await visitorFor(cookie), {
+    await startPhoneEnrolment(await visitorFor(accounts, cookie), {
       password: STRONG_PASSWORD,
       phoneNumber: "+33 6 12 34 56 78",
     });
-    await sendPhoneCode(await visitorFor(cookie));
-    await sendPhoneCode(await visitorFor(cookie));
-    const perNumber = await refusal(sendPhoneCode(await visitorFor(cookie)));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    const perNumber = await refusal(sendPhoneCode(await visitorFor(accounts, cookie)));
     expect(perNumber).toBeInstanceOf(RateLimited);
     expect(perNumber.message).toBe("Too many codes were sent to this number. Try again in 15 minutes.");
     expect(await textsTo("+33612345678")).toBe(3);
 
     // Another number: three more, then the account's limit holds whatever the number.
-    await startPhoneEnrolment(await visitorFor(cookie), {
+    await startPhoneEnrolment(await visitorFor(accounts, cookie), {
       password: STRONG_PASSWORD,
       phoneNumber: "+33 6 98 76 54 32",
     });
-    await sendPhoneCode(await visitorFor(cookie));
-    await sendPhoneCode(await visitorFor(cookie));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
     const perAccount = await refusal(
-      startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "+33 6 00 00 00 01" }),
+      startPhoneEnrolment(await visitorFor(accounts, cookie), {
+        password: STRONG_PASSWORD,
+        phoneNumber: "+33 6 00 00 00 01",
+      }),
     );
     expect(perAccount.message).toBe("Too many codes were sent for this account. Try again in 60 minutes.");
     expect(await textsTo("+33600000001")).toBe(0);
@@ -260,20 +257,26 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
 
   it("refuses a new number while the account's send limit holds, keeping the number before pending", async () => {
     const { user, cookie } = await newAccount("ursula@example.test");
-    await startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "+44 7700 900201" });
-    await sendPhoneCode(await visitorFor(cookie));
-    await sendPhoneCode(await visitorFor(cookie));
-    const first = await startPhoneEnrolment(await visitorFor(cookie), {
+    await startPhoneEnrolment(await visitorFor(accounts, cookie), {
+      password: STRONG_PASSWORD,
+      phoneNumber: "+44 7700 900201",
+    });
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    const first = await startPhoneEnrolment(await visitorFor(accounts, cookie), {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900202",
     });
-    await sendPhoneCode(await visitorFor(cookie));
-    await sendPhoneCode(await visitorFor(cookie));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    await sendPhoneCode(await visitorFor(accounts, cookie));
     const outstanding = await lastText(first);
 
     // Six texts this hour: a mistyped number is refused, not stored with no code sent to it.
     const refused = await refusal(
-      startPhoneEnrolment(await visitorFor(cookie), { password: STRONG_PASSWORD, phoneNumber: "+44 7700 900299" }),
+      startPhoneEnrolment(await visitorFor(accounts, cookie), {
+        password: STRONG_PASSWORD,
+        phoneNumber: "+44 7700 900299",
+      }),
     );
     expect(refused).toBeInstanceOf(RateLimited);
     expect(refused.message).toBe("Too many codes were sent for this account. Try again in 60 minutes.");
@@ -281,19 +284,19 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({ phoneNumber: first, verified: false });
 
     // The code outstanding confirms the number it was sent to.
-    await confirmPhoneEnrolment(await visitorFor(cookie), outstanding.code);
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), outstanding.code);
     expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({ phoneNumber: first, verified: true });
   });
 
   it("confirms a new number only with a code texted to it, not with one texted to the number before", async () => {
     const { user, cookie } = await newAccount("umberto@example.test");
     const { cookie: otherSession } = await signIn(accounts, "umberto@example.test", STRONG_PASSWORD);
-    const before = await startPhoneEnrolment(await visitorFor(cookie), {
+    const before = await startPhoneEnrolment(await visitorFor(accounts, cookie), {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900301",
     });
     const codeHere = (await lastText(before)).code;
-    await sendPhoneCode(await visitorFor(otherSession as string));
+    await sendPhoneCode(await visitorFor(accounts, otherSession as string));
     const codeThere = (await lastText(before)).code;
 
     // A new number stored without a text to it (as when the text could not be sent).
@@ -309,7 +312,7 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
       [cookie, codeHere],
       [otherSession as string, codeThere],
     ] as const) {
-      expect((await refusal(confirmPhoneEnrolment(await visitorFor(session), code))).fields).toEqual({
+      expect((await refusal(confirmPhoneEnrolment(await visitorFor(accounts, session), code))).fields).toEqual({
         code: PHONE_CODE_EXPIRED_MESSAGE,
       });
     }
@@ -321,8 +324,8 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     expect(await audit(user.id)).not.toContain("account.phone-factor-enabled");
 
     // A code texted to the new number confirms it.
-    await sendPhoneCode(await visitorFor(cookie));
-    await confirmPhoneEnrolment(await visitorFor(cookie), (await lastText("+447700900309")).code);
+    await sendPhoneCode(await visitorFor(accounts, cookie));
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), (await lastText("+447700900309")).code);
     expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({
       phoneNumber: "+447700900309",
       verified: true,
@@ -370,10 +373,10 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     expect(await userRow(user.id)).toEqual({ twoFactorEnabled: true });
     const current = disabled.cookies.find((value) => /session_token=[^;]/.test(value))?.split(";")[0] as string;
 
-    expect((await refusal(removePhone(await visitorFor(current), "not the password"))).fields).toEqual({
+    expect((await refusal(removePhone(await visitorFor(accounts, current), "not the password"))).fields).toEqual({
       password: WRONG_PASSWORD_MESSAGE,
     });
-    await removePhone(await visitorFor(current), STRONG_PASSWORD);
+    await removePhone(await visitorFor(accounts, current), STRONG_PASSWORD);
     expect(await userRow(user.id)).toEqual({ twoFactorEnabled: false });
     expect(await audit(user.id)).toEqual(
       expect.arrayContaining(["account.phone-factor-enabled", "account.phone-factor-removed"]),

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type AccountVisitor,
   confirmPhoneEnrolment,
   confirmTotpEnrolment,
   startPhoneEnrolment,
@@ -20,6 +19,8 @@ import {
   STRONG_PASSWORD,
   signIn,
   totp,
+  visitorFor,
+  withAuthenticator,
 } from "./accounts-fixture.ts";
 
 /**
@@ -49,26 +50,6 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
     await accounts?.close();
   });
 
-  async function visitorFor(cookie: string): Promise<AccountVisitor> {
-    const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
-    if (!session) throw new Error("The cookie opens no session.");
-    return {
-      services: accounts.services,
-      viewer: { user: { id: session.user.id }, session: { id: session.session.id } },
-      request: incomingRequest({ cookie, ip: freshIp() }),
-      cookies: [],
-    };
-  }
-
-  /** A new account with an authenticator app enrolled: its secret and backup codes. */
-  async function withAuthenticator(email: string) {
-    const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
-    const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
-    const { secret } = await startTotpEnrolment(await visitorFor(cookie as string), STRONG_PASSWORD);
-    const backupCodes = await confirmTotpEnrolment(await visitorFor(cookie as string), totp(secret));
-    return { user, secret, backupCodes };
-  }
-
   /** A password sign-in that stops at the second step: the challenge cookie. */
   async function passwordStep(email: string) {
     const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
@@ -97,11 +78,13 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
     const email = "gwen@example.test";
     const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
     const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
-    const { secret } = await startTotpEnrolment(await visitorFor(cookie as string), STRONG_PASSWORD);
+    const { secret } = await startTotpEnrolment(await visitorFor(accounts, cookie as string), STRONG_PASSWORD);
     // A wrong code while signed in, confirming the enrolment, is no sign-in attempt.
-    const refused = await refusal(confirmTotpEnrolment(await visitorFor(cookie as string), wrongTotp(secret)));
+    const refused = await refusal(
+      confirmTotpEnrolment(await visitorFor(accounts, cookie as string), wrongTotp(secret)),
+    );
     expect(refused.fields).toEqual({ code: WRONG_CODE_MESSAGE });
-    await confirmTotpEnrolment(await visitorFor(cookie as string), totp(secret));
+    await confirmTotpEnrolment(await visitorFor(accounts, cookie as string), totp(secret));
     expect(await failures(user.id)).toEqual([]);
 
     const challenge = await passwordStep(email);
@@ -134,7 +117,7 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
 
   it("records every wrong code, backup or texted, with its user, even the one that uses the challenge up", async () => {
     const email = "gideon@example.test";
-    const { user, secret } = await withAuthenticator(email);
+    const { user, secret } = await withAuthenticator(accounts, email);
     const challenge = await passwordStep(email);
 
     expect((await verify(challenge, "/two-factor/verify-backup-code", "not-a-backup-code")).status).toBe(401);
@@ -161,7 +144,7 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
       via: "test",
     });
     const { cookie } = await signIn(accounts, phoneEmail, STRONG_PASSWORD);
-    const phone = await startPhoneEnrolment(await visitorFor(cookie as string), {
+    const phone = await startPhoneEnrolment(await visitorFor(accounts, cookie as string), {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900777",
     });
@@ -175,7 +158,7 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
         .executeTakeFirstOrThrow();
       return /\b(\d{6})\b/.exec(row.body ?? "")?.[1] ?? "";
     };
-    await confirmPhoneEnrolment(await visitorFor(cookie as string), await lastCode());
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie as string), await lastCode());
     const phoneChallenge = await passwordStep(phoneEmail);
     expect(
       (

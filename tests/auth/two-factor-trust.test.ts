@@ -1,12 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AccountVisitor,
-  confirmPhoneEnrolment,
-  confirmTotpEnrolment,
-  startPhoneEnrolment,
-  startTotpEnrolment,
-} from "../../server/auth/account-changes.ts";
+import { confirmPhoneEnrolment, startPhoneEnrolment } from "../../server/auth/account-changes.ts";
 import { TRUST_DEVICE_REFUSED_MESSAGE } from "../../server/auth/auth.ts";
 import { callAuth } from "../../server/auth/handler-calls.ts";
 import { createUser } from "../../server/auth/users.ts";
@@ -19,6 +13,8 @@ import {
   STRONG_PASSWORD,
   signIn,
   totp,
+  visitorFor,
+  withAuthenticator,
 } from "./accounts-fixture.ts";
 
 /**
@@ -52,26 +48,6 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
     await accounts?.close();
   });
 
-  async function visitorFor(cookie: string): Promise<AccountVisitor> {
-    const session = await accounts.services.auth.api.getSession({ headers: new Headers({ cookie }) });
-    if (!session) throw new Error("The cookie opens no session.");
-    return {
-      services: accounts.services,
-      viewer: { user: { id: session.user.id }, session: { id: session.session.id } },
-      request: incomingRequest({ cookie, ip: freshIp() }),
-      cookies: [],
-    };
-  }
-
-  /** A new account with an authenticator app enrolled: its secret and backup codes. */
-  async function withAuthenticator(email: string) {
-    const user = await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
-    const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
-    const { secret } = await startTotpEnrolment(await visitorFor(cookie as string), STRONG_PASSWORD);
-    const backupCodes = await confirmTotpEnrolment(await visitorFor(cookie as string), totp(secret));
-    return { user, secret, backupCodes };
-  }
-
   /** A password sign-in (with the browser's cookies, if any) that must stop at the second step. */
   async function passwordStep(email: string, cookie?: string) {
     const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp(), cookie }), "/sign-in/email", {
@@ -87,7 +63,7 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
 
   it("refuses trustDevice with an authenticator code or a backup code, and the next sign-in still asks for a code", async () => {
     const email = "tristan@example.test";
-    const { secret, backupCodes } = await withAuthenticator(email);
+    const { secret, backupCodes } = await withAuthenticator(accounts, email);
 
     for (const [path, code] of [
       ["/two-factor/verify-totp", totp(secret)],
@@ -127,11 +103,11 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
         .executeTakeFirstOrThrow();
       return /\b(\d{6})\b/.exec(row.body ?? "")?.[1] ?? "";
     };
-    const phone = await startPhoneEnrolment(await visitorFor(cookie as string), {
+    const phone = await startPhoneEnrolment(await visitorFor(accounts, cookie as string), {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900456",
     });
-    await confirmPhoneEnrolment(await visitorFor(cookie as string), await lastCode(phone));
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie as string), await lastCode(phone));
 
     const step = await passwordStep(email);
     const challenge = cookieJar(step.cookies);
@@ -147,7 +123,7 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
 
   it("no longer skips the second factor for a trust cookie issued before such requests were refused", async () => {
     const email = "trudy@example.test";
-    const { user } = await withAuthenticator(email);
+    const { user } = await withAuthenticator(accounts, email);
     // The record and signed cookie Better Auth's plugin wrote for `trustDevice: true`.
     const context = await accounts.services.auth.$context;
     const identifier = `trust-device-${randomBytes(24).toString("base64url")}`;
