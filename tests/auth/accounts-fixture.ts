@@ -169,3 +169,34 @@ export async function withAuthenticator(accounts: Accounts, email: string) {
   const backupCodes = await confirmTotpEnrolment(await visitorFor(accounts, cookie as string), totp(secret));
   return { user, secret, backupCodes };
 }
+
+/** A password sign-in through Better Auth's handler (with a browser's cookies, if any), answered 200. */
+export async function passwordSignIn(accounts: Accounts, email: string, cookie?: string) {
+  const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp(), cookie }), "/sign-in/email", {
+    email,
+    password: STRONG_PASSWORD,
+  });
+  expect(result.status).toBe(200);
+  return result;
+}
+
+/** A password sign-in that stops at the second step: the challenge cookie. */
+export async function passwordStep(accounts: Accounts, email: string): Promise<string> {
+  const result = await passwordSignIn(accounts, email);
+  expect(result.body.twoFactorRedirect).toBe(true);
+  return result.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
+}
+
+/** The newest text to a number, from the SMS outbox (no provider in tests), with the code it carries. */
+export async function lastText(accounts: Accounts, to: string) {
+  const row = await accounts.services.db
+    .selectFrom("sms_outbox")
+    .selectAll()
+    .where("to_number", "=", to)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
+  const code = /\b(\d{6})\b/.exec(row.body ?? "")?.[1];
+  if (!code) throw new Error(`No code in "${row.body}"`);
+  return { ...row, code };
+}

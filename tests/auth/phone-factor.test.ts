@@ -20,8 +20,10 @@ import {
   type Accounts,
   freshIp,
   incomingRequest,
+  lastText,
   openAccounts,
   PUBLIC_URL,
+  passwordStep,
   refusal,
   STRONG_PASSWORD,
   signIn,
@@ -51,20 +53,6 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     return { user, cookie: cookie as string };
   }
 
-  /** The newest text to a number, from the outbox. */
-  async function lastText(to: string) {
-    const row = await accounts.services.db
-      .selectFrom("sms_outbox")
-      .selectAll()
-      .where("to_number", "=", to)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .executeTakeFirstOrThrow();
-    const code = /\b(\d{6})\b/.exec(row.body ?? "")?.[1];
-    if (!code) throw new Error(`No code in "${row.body}"`);
-    return { ...row, code };
-  }
-
   async function textsTo(to: string): Promise<number> {
     const rows = await accounts.services.db.selectFrom("sms_outbox").select("id").where("to_number", "=", to).execute();
     return rows.length;
@@ -87,24 +75,13 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     return rows.map((row) => row.action);
   }
 
-  /** A password sign-in that stops at the second step: the challenge cookie. */
-  async function passwordStep(email: string) {
-    const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
-      email,
-      password: STRONG_PASSWORD,
-    });
-    expect(result.status).toBe(200);
-    expect(result.body.twoFactorRedirect).toBe(true);
-    return result.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
-  }
-
   const asChallenge = (challenge: string) => incomingRequest({ cookie: challenge, ip: freshIp() });
 
   /** Enrols `phone` for a signed-in account and confirms it with the texted code. */
   async function enrol(cookie: string, phone: string) {
     const visitor = await visitorFor(accounts, cookie);
     const stored = await startPhoneEnrolment(visitor, { password: STRONG_PASSWORD, phoneNumber: phone });
-    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), (await lastText(stored)).code);
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), (await lastText(accounts, stored)).code);
     return stored;
   }
 
@@ -134,7 +111,7 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
       phoneNumber: "+44 (7700) 900-123",
     });
     expect(stored).toBe("+447700900123");
-    const text = await lastText(stored);
+    const text = await lastText(accounts, stored);
     expect(text).toMatchObject({ kind: "two-factor-code", user_id: user.id });
     expect(text.body).toContain("code to confirm this phone number");
     const verifications = await sql<{ value: string }>`select value from verification`.execute(accounts.services.db);
@@ -164,13 +141,13 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     });
 
     // Sign-in: the password, then the factors of this account, then a texted code.
-    const challenge = await passwordStep("phoebe@example.test");
+    const challenge = await passwordStep(accounts, "phoebe@example.test");
     const factors = await accounts.services.auth.handler(
       new Request(`${PUBLIC_URL}/api/auth${SIGN_IN_FACTORS_PATH}`, { headers: { cookie: challenge } }),
     );
     expect(await factors.json()).toEqual({ authenticator: false, backupCodes: false, phone: "•••• 0123" });
     expect((await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {})).status).toBe(200);
-    const signInText = await lastText(stored);
+    const signInText = await lastText(accounts, stored);
     expect(signInText.body).toContain("sign-in code");
     const verified = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
       code: signInText.code,
@@ -190,7 +167,7 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     ]);
 
     // The code used: refused at the next sign-in.
-    const next = await passwordStep("phoebe@example.test");
+    const next = await passwordStep(accounts, "phoebe@example.test");
     const reused = await callAuth(accounts.services, asChallenge(next), "/two-factor/verify-otp", {
       code: signInText.code,
     });
@@ -202,11 +179,11 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     const { cookie } = await newAccount("percy@example.test");
     const phone = await enrol(cookie, "+1 202 555 0143");
 
-    const challenge = await passwordStep("percy@example.test");
+    const challenge = await passwordStep(accounts, "percy@example.test");
     await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
-    const older = await lastText(phone);
+    const older = await lastText(accounts, phone);
     await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
-    const newer = await lastText(phone);
+    const newer = await lastText(accounts, phone);
     const superseded = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
       code: older.code === newer.code ? String((Number(older.code) + 1) % 1_000_000).padStart(6, "0") : older.code,
     });
@@ -269,7 +246,7 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     });
     await sendPhoneCode(await visitorFor(accounts, cookie));
     await sendPhoneCode(await visitorFor(accounts, cookie));
-    const outstanding = await lastText(first);
+    const outstanding = await lastText(accounts, first);
 
     // Six texts this hour: a mistyped number is refused, not stored with no code sent to it.
     const refused = await refusal(
@@ -295,9 +272,9 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900301",
     });
-    const codeHere = (await lastText(before)).code;
+    const codeHere = (await lastText(accounts, before)).code;
     await sendPhoneCode(await visitorFor(accounts, otherSession as string));
-    const codeThere = (await lastText(before)).code;
+    const codeThere = (await lastText(accounts, before)).code;
 
     // A new number stored without a text to it (as when the text could not be sent).
     const stored = await callAuth(accounts.services, incomingRequest({ cookie, ip: freshIp() }), PHONE_ENROL_PATH, {
@@ -325,7 +302,7 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
 
     // A code texted to the new number confirms it.
     await sendPhoneCode(await visitorFor(accounts, cookie));
-    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), (await lastText("+447700900309")).code);
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie), (await lastText(accounts, "+447700900309")).code);
     expect(await findPhoneFactor(accounts.services.db, user.id)).toEqual({
       phoneNumber: "+447700900309",
       verified: true,
@@ -389,10 +366,10 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
   });
 
   async function signInWithPhone(email: string, phone: string) {
-    const challenge = await passwordStep(email);
+    const challenge = await passwordStep(accounts, email);
     await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
     const result = await callAuth(accounts.services, asChallenge(challenge), "/two-factor/verify-otp", {
-      code: (await lastText(phone)).code,
+      code: (await lastText(accounts, phone)).code,
     });
     expect(result.status).toBe(200);
     return { cookie: result.cookies.find((value) => /session_token=[^;]/.test(value))?.split(";")[0] as string };

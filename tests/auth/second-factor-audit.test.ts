@@ -14,7 +14,9 @@ import {
   type Accounts,
   freshIp,
   incomingRequest,
+  lastText,
   openAccounts,
+  passwordStep,
   refusal,
   STRONG_PASSWORD,
   signIn,
@@ -50,16 +52,6 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
     await accounts?.close();
   });
 
-  /** A password sign-in that stops at the second step: the challenge cookie. */
-  async function passwordStep(email: string) {
-    const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp() }), "/sign-in/email", {
-      email,
-      password: STRONG_PASSWORD,
-    });
-    expect(result.body.twoFactorRedirect).toBe(true);
-    return result.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
-  }
-
   const verify = (challenge: string, path: string, code: string) =>
     callAuth(accounts.services, incomingRequest({ cookie: challenge, ip: freshIp() }), path, { code });
 
@@ -87,7 +79,7 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
     await confirmTotpEnrolment(await visitorFor(accounts, cookie as string), totp(secret));
     expect(await failures(user.id)).toEqual([]);
 
-    const challenge = await passwordStep(email);
+    const challenge = await passwordStep(accounts, email);
 
     const wrong = await verify(challenge, "/two-factor/verify-totp", wrongTotp(secret));
     expect(wrong.status).toBe(401);
@@ -118,7 +110,7 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
   it("records every wrong code, backup or texted, with its user, even the one that uses the challenge up", async () => {
     const email = "gideon@example.test";
     const { user, secret } = await withAuthenticator(accounts, email);
-    const challenge = await passwordStep(email);
+    const challenge = await passwordStep(accounts, email);
 
     expect((await verify(challenge, "/two-factor/verify-backup-code", "not-a-backup-code")).status).toBe(401);
     for (let attempt = 0; attempt < 4; attempt += 1) {
@@ -148,18 +140,8 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900777",
     });
-    const lastCode = async () => {
-      const row = await accounts.services.db
-        .selectFrom("sms_outbox")
-        .select("body")
-        .where("to_number", "=", phone)
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
-        .executeTakeFirstOrThrow();
-      return /\b(\d{6})\b/.exec(row.body ?? "")?.[1] ?? "";
-    };
-    await confirmPhoneEnrolment(await visitorFor(accounts, cookie as string), await lastCode());
-    const phoneChallenge = await passwordStep(phoneEmail);
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie as string), (await lastText(accounts, phone)).code);
+    const phoneChallenge = await passwordStep(accounts, phoneEmail);
     expect(
       (
         await callAuth(
@@ -170,7 +152,7 @@ describe.each(TEST_DIALECTS)("failed second-factor attempts on %s", (dialect) =>
         )
       ).status,
     ).toBe(200);
-    const sent = await lastCode();
+    const sent = (await lastText(accounts, phone)).code;
     const wrongText = String((Number(sent) + 1) % 1_000_000).padStart(6, "0");
     expect((await verify(phoneChallenge, "/two-factor/verify-otp", wrongText)).status).toBe(401);
     expect((await failures(phoneUser.id)).map((row) => row.details.method)).toEqual(["/two-factor/verify-otp"]);

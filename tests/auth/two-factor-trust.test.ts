@@ -9,7 +9,9 @@ import {
   type Accounts,
   freshIp,
   incomingRequest,
+  lastText,
   openAccounts,
+  passwordSignIn,
   STRONG_PASSWORD,
   signIn,
   totp,
@@ -48,16 +50,6 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
     await accounts?.close();
   });
 
-  /** A password sign-in (with the browser's cookies, if any) that must stop at the second step. */
-  async function passwordStep(email: string, cookie?: string) {
-    const result = await callAuth(accounts.services, incomingRequest({ ip: freshIp(), cookie }), "/sign-in/email", {
-      email,
-      password: STRONG_PASSWORD,
-    });
-    expect(result.status).toBe(200);
-    return result;
-  }
-
   const verify = (cookie: string, path: string, body: Record<string, unknown>) =>
     callAuth(accounts.services, incomingRequest({ cookie, ip: freshIp() }), path, body);
 
@@ -69,7 +61,7 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
       ["/two-factor/verify-totp", totp(secret)],
       ["/two-factor/verify-backup-code", backupCodes[0] as string],
     ] as const) {
-      const step = await passwordStep(email);
+      const step = await passwordSignIn(accounts, email);
       expect(step.body.twoFactorRedirect).toBe(true);
       const refused = await verify(cookieJar(step.cookies), path, { code, trustDevice: true });
       expect(refused.status).toBe(400);
@@ -80,11 +72,11 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
     }
 
     // The same browser signs in with the code alone; its next password sign-in asks again.
-    const step = await passwordStep(email);
+    const step = await passwordSignIn(accounts, email);
     const signedIn = await verify(cookieJar(step.cookies), "/two-factor/verify-totp", { code: totp(secret) });
     expect(signedIn.status).toBe(200);
     const browser = cookieJar(step.cookies, signedIn.cookies);
-    const again = await passwordStep(email, browser);
+    const again = await passwordSignIn(accounts, email, browser);
     expect(again.body.twoFactorRedirect).toBe(true);
     expect(again.cookies.some((value) => SESSION_COOKIE_SET.test(value))).toBe(false);
   });
@@ -93,27 +85,17 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
     const email = "tessa@example.test";
     await createUser(accounts.services, { email, password: STRONG_PASSWORD, role: "editor", via: "test" });
     const { cookie } = await signIn(accounts, email, STRONG_PASSWORD);
-    const lastCode = async (to: string) => {
-      const row = await accounts.services.db
-        .selectFrom("sms_outbox")
-        .select("body")
-        .where("to_number", "=", to)
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
-        .executeTakeFirstOrThrow();
-      return /\b(\d{6})\b/.exec(row.body ?? "")?.[1] ?? "";
-    };
     const phone = await startPhoneEnrolment(await visitorFor(accounts, cookie as string), {
       password: STRONG_PASSWORD,
       phoneNumber: "+44 7700 900456",
     });
-    await confirmPhoneEnrolment(await visitorFor(accounts, cookie as string), await lastCode(phone));
+    await confirmPhoneEnrolment(await visitorFor(accounts, cookie as string), (await lastText(accounts, phone)).code);
 
-    const step = await passwordStep(email);
+    const step = await passwordSignIn(accounts, email);
     const challenge = cookieJar(step.cookies);
     expect((await verify(challenge, "/two-factor/send-otp", {})).status).toBe(200);
     const refused = await verify(challenge, "/two-factor/verify-otp", {
-      code: await lastCode(phone),
+      code: (await lastText(accounts, phone)).code,
       trustDevice: true,
     });
     expect(refused.status).toBe(400);
@@ -137,7 +119,7 @@ describe.each(TEST_DIALECTS)("trusting a device on %s", (dialect) => {
     const signature = createHmac("sha256", context.secret).update(value).digest("base64");
     const trustCookie = `bastion.trust_device=${encodeURIComponent(`${value}.${signature}`)}`;
 
-    const step = await passwordStep(email, trustCookie);
+    const step = await passwordSignIn(accounts, email, trustCookie);
     expect(step.body.twoFactorRedirect).toBe(true);
     expect(step.cookies.some((cookie) => SESSION_COOKIE_SET.test(cookie))).toBe(false);
     const records = await accounts.services.db
