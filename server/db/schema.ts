@@ -336,6 +336,7 @@ export interface MediaTable {
 export interface AuditLogTable {
   id: string;
   at: Generated<Timestamp>;
+  /** Who acted, null for the system. Not a reference: it outlives the user's deletion. */
   user_id: string | null;
   action: string;
   entity: string;

@@ -209,6 +209,14 @@ describe.each(TEST_DIALECTS)("user accounts on %s", (dialect) => {
       .executeTakeFirstOrThrow();
     expect(deleted).toMatchObject({ user_id: ada.id, entity_id: eddie.id });
     expect(deleted.details).toEqual({ email: "eddie@example.test", role: "admin" });
+    // What Eddie did is still his: the log keeps the id of a user who has left.
+    const eddiesSignIns = await services()
+      .db.selectFrom("audit_log")
+      .select("user_id")
+      .where("action", "=", "auth.sign-in")
+      .where("user_id", "=", eddie.id)
+      .execute();
+    expect(eddiesSignIns.length).toBeGreaterThan(0);
   });
 
   it("answers not-found for an unknown user", async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
@@ -50,6 +50,7 @@ const MIGRATION_NAMES = [
   "0003-content-revisions",
   "0004-media",
   "0005-phone-factor",
+  "0006-audit-actor-kept",
 ];
 
 let sequence = 0;
@@ -383,6 +384,67 @@ describe.each(TEST_DIALECTS)("0002-email-outbox-batch on %s", (dialect) => {
         { id: "e3", batch_id: "notification-22" },
         { id: "e4", batch_id: null },
       ]);
+    } finally {
+      await handle.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describe.each(TEST_DIALECTS)("0006-audit-actor-kept on %s", (dialect) => {
+  it("keeps every audit row as it was, and the actor of a row when that user is deleted", async () => {
+    const testDb = await createTestDatabase(dialect);
+    const handle = openDatabase(testDb.config);
+    try {
+      const db = handle.db as unknown as Kysely<UncheckedTables>;
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(handle.dialect) } });
+      expect((await migrator.migrateTo("0005-phone-factor")).error).toBeUndefined();
+      const now = new Date().toISOString();
+      await db
+        .insertInto("user")
+        .values({
+          id: "user-eve",
+          name: "Eve",
+          email: "eve@example.com",
+          emailVerified: false,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+      const row = {
+        id: "audit-1",
+        at: "2026-11-01T10:00:00.000Z",
+        user_id: "user-eve",
+        action: "chapter.updated",
+        entity: "chapter",
+        entity_id: "chapter-1",
+        details: JSON.stringify({ title: "First" }),
+      };
+      await db.insertInto("audit_log").values(row).execute();
+
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0006-audit-actor-kept"]);
+      await db.deleteFrom("user").where("id", "=", "user-eve").execute();
+      const kept = await db.selectFrom("audit_log").selectAll().execute();
+      expect(kept).toHaveLength(1);
+      expect(kept[0]).toMatchObject({ id: "audit-1", user_id: "user-eve", entity_id: "chapter-1" });
+      expect(new Date(kept[0]!.at as string | Date).toISOString()).toBe(row.at);
+      const details = kept[0]!.details;
+      expect(typeof details === "string" ? JSON.parse(details) : details).toEqual({ title: "First" });
+
+      // The table's default and index came through the rebuild.
+      await db.insertInto("audit_log").values({ id: "audit-2", action: "auth.sign-in", entity: "user" }).execute();
+      const added = await db
+        .selectFrom("audit_log")
+        .select(["at", "details"])
+        .where("id", "=", "audit-2")
+        .executeTakeFirstOrThrow();
+      expect(added.at).toBeTruthy();
+      const indexes = await sql<{ name: string }>`${
+        dialect === "sqlite"
+          ? sql`select name from sqlite_master where type = 'index' and tbl_name = 'audit_log'`
+          : sql`select indexname as name from pg_indexes where tablename = 'audit_log'`
+      }`.execute(handle.db);
+      expect(indexes.rows.map((index) => index.name)).toContain("audit_log_at_idx");
     } finally {
       await handle.close();
       await testDb.drop();

@@ -6,6 +6,7 @@ import * as emailOutboxBatch from "./0002-email-outbox-batch.ts";
 import * as contentRevisions from "./0003-content-revisions.ts";
 import * as media from "./0004-media.ts";
 import * as phoneFactor from "./0005-phone-factor.ts";
+import * as auditActorKept from "./0006-audit-actor-kept.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0003-content-revisions": contentRevisions,
   "0004-media": media,
   "0005-phone-factor": phoneFactor,
+  "0006-audit-actor-kept": auditActorKept,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */
