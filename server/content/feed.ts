@@ -153,10 +153,15 @@ export function feedEntries(
   return entries.slice(0, FEED_LIMIT);
 }
 
-export function buildAtomFeed(origin: string, entries: FeedEntry[]): string {
+/**
+ * The Atom document. Atom requires the feed's own `updated`: its newest entry's date,
+ * or, for a site with nothing published yet, `now` (the moment the empty feed was read)
+ * rather than 1970, which readers show as the feed's age.
+ */
+export function buildAtomFeed(origin: string, entries: FeedEntry[], now: Date = new Date()): string {
   const home = absolute(origin, "/");
   const self = absolute(origin, "/feed.xml");
-  const updated = entries[0]?.updated ?? new Date(0).toISOString();
+  const updated = entries[0]?.updated ?? now.toISOString();
   const items = entries
     .map((entry) =>
       [
