@@ -29,9 +29,12 @@ export async function recordBounce(db: Kysely<Database>, report: BounceReport, n
       .insertInto("newsletter_bounces")
       .values({ id: newId("bounce"), email, type: report.type, reason, received_at: now.toISOString() })
       .execute();
+    // The suppression list shows "Hard bounce: <the provider's reason>", or the kind
+    // alone when the report gave none (the webhook's reason is optional).
+    const because = (kind: string) => (reason ? `${kind}: ${reason}` : kind);
     let suppressionReason: string | null = null;
-    if (report.type === "hard") suppressionReason = `Hard bounce: ${reason}`;
-    else if (report.type === "complaint") suppressionReason = `Complaint: ${reason}`;
+    if (report.type === "hard") suppressionReason = because("Hard bounce");
+    else if (report.type === "complaint") suppressionReason = because("Complaint");
     else {
       const since = new Date(now.getTime() - SOFT_BOUNCE_WINDOW_MS).toISOString();
       const row = await trx
@@ -41,7 +44,7 @@ export async function recordBounce(db: Kysely<Database>, report: BounceReport, n
         .where("type", "=", "soft")
         .where("received_at", ">=", since)
         .executeTakeFirstOrThrow();
-      if (Number(row.count) >= SOFT_BOUNCE_LIMIT) suppressionReason = `Repeated soft bounces: ${reason}`;
+      if (Number(row.count) >= SOFT_BOUNCE_LIMIT) suppressionReason = because("Repeated soft bounces");
     }
     if (suppressionReason === null) return false;
     await markBounced(trx, email, now);
