@@ -45,7 +45,7 @@ export async function subscribe(
     if (await isSuppressed(trx, email)) return "suppressed";
     const existing = await trx
       .selectFrom("newsletter_subscribers")
-      .select(["id", "status", "last_confirmation_sent_at"])
+      .select(["id", "status", "last_confirmation_sent_at", "confirmation_token_hash"])
       .where("email", "=", email)
       .executeTakeFirst();
     if (existing?.status === "active") return "active";
@@ -70,7 +70,10 @@ export async function subscribe(
     let id: string;
     if (existing) {
       id = existing.id;
-      await trx
+      // A compare-and-set on what was read: of two requests for this address at once
+      // (a double click, two instances), only the first replaces the token and sends
+      // an email. The second, with its own, would leave the first email's link dead.
+      const updated = await trx
         .updateTable("newsletter_subscribers")
         .set({
           ...fields,
@@ -79,7 +82,14 @@ export async function subscribe(
             : { subscribed_at: nowIso, unsubscribed_at: null, confirmed_at: null }),
         })
         .where("id", "=", id)
-        .execute();
+        .where("status", "=", existing.status)
+        .where((eb) =>
+          existing.confirmation_token_hash === null
+            ? eb("confirmation_token_hash", "is", null)
+            : eb("confirmation_token_hash", "=", existing.confirmation_token_hash),
+        )
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return "throttled";
     } else {
       id = newId("subscriber");
       const inserted = await trx
@@ -96,20 +106,27 @@ export async function subscribe(
   });
 }
 
-/** Admin "resend confirmation": only for pending subscribers, ignores the 5-minute limit. */
+export type ResendOutcome = "sent" | "not-pending" | "suppressed";
+
+/**
+ * Admin "resend confirmation": only for pending subscribers, ignores the 5-minute limit.
+ * A suppressed address gets no email, and then keeps its token: a new one would
+ * silently void the link it was sent before, for a resend that did not happen.
+ */
 export async function resendConfirmation(
   db: Kysely<Database>,
   deps: EmailDeps,
   subscriberId: string,
   now = new Date(),
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+): Promise<ResendOutcome> {
+  return db.transaction().execute(async (trx): Promise<ResendOutcome> => {
     const row = await trx
       .selectFrom("newsletter_subscribers")
       .select(["id", "email", "status"])
       .where("id", "=", subscriberId)
       .executeTakeFirst();
-    if (row?.status !== "pending") return false;
+    if (row?.status !== "pending") return "not-pending";
+    if (await isSuppressed(trx, row.email)) return "suppressed";
     const { token, hash } = newConfirmationToken();
     const nowIso = now.toISOString();
     await trx
@@ -122,7 +139,7 @@ export async function resendConfirmation(
       })
       .where("id", "=", row.id)
       .execute();
-    return enqueueConfirmationEmail(trx, deps, row, token, hash);
+    return (await enqueueConfirmationEmail(trx, deps, row, token, hash)) ? "sent" : "suppressed";
   });
 }
 

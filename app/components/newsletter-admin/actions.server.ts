@@ -42,8 +42,12 @@ export async function newsletterAction(services: AppServices, formData: FormData
         schema: recordSchema,
         failure: FAILURES["resend-confirmation"],
         async run({ id }) {
-          if (!(await resendConfirmation(services.db, services, id))) {
+          const outcome = await resendConfirmation(services.db, services, id);
+          if (outcome === "not-pending") {
             throw new Conflict("Only a pending subscriber can be sent a confirmation email.");
+          }
+          if (outcome === "suppressed") {
+            throw new Conflict("This address is on the suppression list: remove it from the list first.");
           }
           services.mail.wake();
           return emailReport(services.config.mail, {
