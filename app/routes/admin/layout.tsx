@@ -5,6 +5,7 @@ import { AdminShell } from "~/components/admin/admin-shell";
 import { servicesContext, viewerContext } from "~/context";
 import { clientViewer, requireRole } from "~/lib/guards.server";
 import { errorPageMeta, pageTitle } from "~/lib/meta";
+import { privateResponse } from "~/lib/private-response.server";
 import { AuthProvider, type AuthViewer } from "~/lib/use-auth";
 import { requiredRoleForPath } from "../../../server/auth/access.ts";
 import type { Role } from "../../../server/auth/roles.ts";
@@ -55,19 +56,6 @@ function decodedLowerCasePath(pathname: string): string {
 
 function strictest(...roles: Role[]): Role {
   return roles.includes("admin") ? "admin" : "editor";
-}
-
-/** Admin pages and data are personal: never stored by browsers or shared caches. */
-function privateResponse(response: Response): Response {
-  try {
-    response.headers.set("Cache-Control", "private, no-store");
-    return response;
-  } catch {
-    // Headers of some responses (e.g. Response.redirect) are immutable.
-    const copy = new Response(response.body, response);
-    copy.headers.set("Cache-Control", "private, no-store");
-    return copy;
-  }
 }
 
 export const meta: Route.MetaFunction = ({ error }) => {

@@ -4,6 +4,7 @@ import { RouteErrorMessage } from "~/components/errors/error-message";
 import { SkipLink } from "~/components/site/skip-link";
 import { Toaster } from "~/components/ui/toaster";
 import { SITE_NAME, siteMeta } from "~/lib/meta";
+import { privateResponse } from "~/lib/private-response.server";
 import type { Route } from "./+types/layout";
 
 /**
@@ -11,19 +12,7 @@ import type { Route } from "./+types/layout";
  * outside the admin guard. Nothing here may be cached: the pages carry one-time
  * tokens in their URLs and answers that depend on the visitor's cookies.
  */
-export const middleware: Route.MiddlewareFunction[] = [
-  async (_args, next) => {
-    const response = await next();
-    try {
-      response.headers.set("Cache-Control", "private, no-store");
-      return response;
-    } catch {
-      const copy = new Response(response.body, response);
-      copy.headers.set("Cache-Control", "private, no-store");
-      return copy;
-    }
-  },
-];
+export const middleware: Route.MiddlewareFunction[] = [async (_args, next) => privateResponse(await next())];
 
 export const meta: Route.MetaFunction = ({ error }) => siteMeta(error);
 
