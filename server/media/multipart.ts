@@ -29,6 +29,8 @@ export async function readImageUpload(request: Request, maxFileBytes = MAX_IMAGE
   try {
     parser = busboy({
       headers: { "content-type": contentType },
+      // Browsers and curl send a file's name as raw UTF-8 bytes; busboy would read them as latin1.
+      defParamCharset: "utf8",
       // Busboy signals the limit when a file reaches it: one byte more tells "over" from "exactly".
       limits: { files: 1, fileSize: maxFileBytes + 1, fields: 4, fieldSize: 4096, parts: 8, headerPairs: 16 },
     });

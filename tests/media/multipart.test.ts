@@ -76,6 +76,14 @@ describe("reading an upload as it streams", () => {
     expect(error).toBeInstanceOf(TooLarge);
   });
 
+  it("keeps a file name written in UTF-8 as it was typed, as browsers and curl send it", async () => {
+    // Browsers put the name's UTF-8 bytes in the part's header as they are (no filename*=).
+    const form = new FormData();
+    form.append("file", new File([Buffer.from("abc")], "café résumé 写真.jpg", { type: "image/jpeg" }));
+    const request = new Request("http://bastion.test/api/media", { method: "POST", body: form });
+    expect((await readImageUpload(request)).filename).toBe("café résumé 写真.jpg");
+  });
+
   it("needs the image in the field named file", async () => {
     const error = await readImageUpload(streamedUpload(1000, { field: "image" }).request).catch((caught) => caught);
     expect(error).toBeInstanceOf(Invalid);
