@@ -84,6 +84,23 @@ export function mediaLibraryOf(services: {
   return library;
 }
 
+/**
+ * The last path segment of an imported image's URL stands for the file's name, as an
+ * upload's would, and reads as a browser shows it ("café au lait.png", not
+ * "caf%C3%A9%20au%20lait.png"); one that cannot be decoded, or would decode to a
+ * control character (which no name holds, and PostgreSQL refuses NUL), stays as written.
+ */
+function nameInUrl(url: string): string {
+  const segment = new URL(url).pathname.split("/").pop() ?? "";
+  try {
+    const decoded = decodeURIComponent(segment);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
+    return /[\u0000-\u001f\u007f]/.test(decoded) ? segment : decoded;
+  } catch {
+    return segment;
+  }
+}
+
 export function createMediaLibrary(options: MediaLibraryOptions) {
   const { db, storage, logger } = options;
   const onChange = options.onChange ?? (async () => {});
@@ -174,8 +191,7 @@ export function createMediaLibrary(options: MediaLibraryOptions) {
     async importFromUrl(input: { url: unknown; alt?: unknown }, actorId: string | null) {
       const { url, alt } = parseInput(importInput, input);
       const bytes = await fetchImage(url, options.fetchOptions);
-      // The last path segment stands for the file's name, as an upload's would.
-      const { originalName } = parseInput(uploadInput, { originalName: new URL(url).pathname.split("/").pop() });
+      const { originalName } = parseInput(uploadInput, { originalName: nameInUrl(url) });
       return store(bytes, { originalName, alt, sourceUrl: url }, actorId);
     },
 

@@ -56,6 +56,9 @@ beforeAll(async () => {
         return redirect("http://169.254.169.254/latest/meta-data/iam/security-credentials/");
       case "/to-localhost":
         return redirect(`http://localhost:${internalPort}/photo.png`);
+      case "/photos/caf%C3%A9%20au%20lait.png":
+      case "/photos/nul%00byte.png":
+        return res.writeHead(200, { "Content-Type": "image/png" }).end(image);
       case "/relative":
         return redirect("/photo.png");
       case "/loop":
@@ -239,6 +242,15 @@ describe.each(TEST_DIALECTS)("importing by URL into the library on %s", (dialect
     });
     expect(item.variants.length).toBeGreaterThan(0);
     expect((await f.storage.get(item.url.split("/").pop() as string))?.contentType).toBe("image/png");
+  });
+
+  it("names an imported image as the address's last segment reads, not percent-encoded", async () => {
+    const library = f.openLibrary({ fetchOptions: { isAllowedAddress: allowTestHost } });
+    const named = await library.importFromUrl({ url: `${hostUrl}/photos/caf%C3%A9%20au%20lait.png` }, ACTOR_ID);
+    expect(named.originalName).toBe("café au lait.png");
+    // A name that would decode to a control character stays as it was written.
+    const odd = await library.importFromUrl({ url: `${hostUrl}/photos/nul%00byte.png` }, ACTOR_ID);
+    expect(odd.originalName).toBe("nul%00byte.png");
   });
 
   it("checks the fetched bytes like an upload's, and stores nothing refused", async () => {
