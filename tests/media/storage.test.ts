@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -95,6 +95,22 @@ describe("the local storage driver", () => {
       await expect(storage.put(name, breaksOff() as unknown as Buffer, "image/png")).rejects.toThrow("ENOSPC");
       expect(readdirSync(path.join(dataDir, "media", MEDIA_BUCKET))).toEqual([]);
       expect(await storage.get(name)).toBeNull();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("lists the files without one deleted while it was listing (a backup while an editor deletes)", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-media-"));
+    try {
+      const storage = createLocalStorage({ dataDir, bucket: MEDIA_BUCKET, publicOrigin: SITE_ORIGIN });
+      const kept = newImageName(IMAGE_TYPES.png).name;
+      await storage.put(kept, await png(8, 8), "image/png");
+      // A name the folder still lists but whose file is gone when it is looked at: the
+      // same state as a file deleted between reading the folder and reading its size.
+      const gone = newImageName(IMAGE_TYPES.png).name;
+      symlinkSync(path.join(dataDir, "nowhere.png"), path.join(dataDir, "media", MEDIA_BUCKET, gone));
+      expect((await storage.list()).map((file) => file.path)).toEqual([kept]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -85,7 +85,14 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       }
       const files = [];
       for (const name of names.filter(isImageName).sort()) {
-        const info = await stat(path.join(directory, name));
+        let info: Awaited<ReturnType<typeof stat>>;
+        try {
+          info = await stat(path.join(directory, name));
+        } catch (error) {
+          // Deleted since the folder was read (an editor deleting during a backup): not listed.
+          if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+          throw error;
+        }
         files.push({ path: name, bytes: info.size, modifiedAt: info.mtime.toISOString() });
       }
       return files;
