@@ -122,7 +122,9 @@ export async function deleteMediaRecord(
   details: Record<string, unknown>,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("media").where("id", "=", media.id).execute();
+    const { numDeletedRows } = await trx.deleteFrom("media").where("id", "=", media.id).executeTakeFirst();
+    // Another delete of the same image got there first: it is theirs to record, not ours.
+    if (numDeletedRows === 0n) throw new NotFound(IMAGE_NOT_FOUND_MESSAGE);
     await recordAudit(trx, {
       userId: actorId,
       action: "media.deleted",
