@@ -32,8 +32,10 @@ export function serveLocalMedia(storage: LocalStorage): RequestHandler {
         cacheControl: false,
         dotfiles: "deny",
       },
-      (error?: Error & { status?: number }) => {
+      (error?: Error & { status?: number; code?: string }) => {
         if (!error) return;
+        // The visitor left (closed the page) while the image was arriving: nothing went wrong here.
+        if (error.code === "ECONNABORTED") return;
         if (error.status === 404 && !res.headersSent) return notFound(res);
         next(error);
       },
