@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import { newerSchemaMessage } from "./schema-version.ts";
 import { type ColumnKind, TABLES, type TableSpec, tableSpec } from "./tables.ts";
@@ -103,14 +102,44 @@ export interface TableStart {
   count: number;
 }
 
+export interface RowPlace {
+  line: number;
+  row: number;
+}
+
 export interface ReadHandlers {
   /** Which tables the file may hold (an export holds the exported ones, a backup all). */
   allowed: (spec: TableSpec) => boolean;
   onHeader?: (header: z.infer<typeof headerSchema>) => Promise<void> | void;
   onTable?: (table: TableStart) => Promise<void> | void;
-  /** Rows decoded to the values that write them, `batchSize` at most at a time. */
-  onRows?: (table: TableStart, rows: unknown[][]) => Promise<void> | void;
+  /**
+   * Rows decoded to the values that write them, `batchSize` at most at a time, with
+   * where each came from: its line in the file and its number in its table (from 1).
+   */
+  onRows?: (table: TableStart, rows: unknown[][], places: RowPlace[]) => Promise<void> | void;
   batchSize?: number;
+}
+
+/**
+ * The lines of a file, split at "\n" alone, as JSON Lines prescribes. Not node:readline:
+ * it also ends a line at a lone "\r" and at U+2028 and U+2029, which JSON.stringify
+ * leaves unescaped inside strings, so a title holding a line separator would cut its
+ * row in two.
+ */
+async function* readLines(file: string): AsyncGenerator<string> {
+  let pending: string[] = [];
+  for await (const chunk of createReadStream(file, { encoding: "utf8" })) {
+    const parts = (chunk as string).split("\n");
+    if (parts.length === 1) {
+      pending.push(parts[0]!);
+      continue;
+    }
+    yield pending.join("") + parts[0];
+    for (let index = 1; index < parts.length - 1; index++) yield parts[index]!;
+    pending = [parts.at(-1)!];
+  }
+  const last = pending.join("");
+  if (last !== "") yield last;
 }
 
 /** Reads and checks a data file line by line; any fault throws a DataFileError naming the line. */
@@ -118,7 +147,7 @@ export async function readDataFile(
   file: string,
   handlers: ReadHandlers,
 ): Promise<{ schemaVersion: string; tables: Map<string, number> }> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const lines = readLines(file);
   const batchSize = handlers.batchSize ?? 500;
   const counts = new Map<string, number>();
   let lineNumber = 0;
@@ -134,14 +163,15 @@ export async function readDataFile(
   };
 
   let schemaVersion: string | undefined;
-  let current: (TableStart & { kinds: ColumnKind[]; seen: number; batch: unknown[][] }) | undefined;
+  let current: (TableStart & { kinds: ColumnKind[]; seen: number; batch: unknown[][]; places: RowPlace[] }) | undefined;
   let lastIndex = -1;
   let ended = false;
   const flush = async () => {
     if (current && current.batch.length > 0) {
-      const rows = current.batch;
+      const { batch: rows, places } = current;
       current.batch = [];
-      await handlers.onRows?.(current, rows);
+      current.places = [];
+      await handlers.onRows?.(current, rows, places);
     }
   };
 
@@ -173,6 +203,7 @@ export async function readDataFile(
       if (problem) fail(`table "${current.spec.name}", row ${current.seen + 1}: ${problem}`);
       current.batch.push((value as unknown[]).map((item, index) => decodeValue(current!.kinds[index]!, item)));
       current.seen++;
+      current.places.push({ line: lineNumber, row: current.seen });
       if (current.batch.length >= batchSize) await flush();
       continue;
     }
@@ -203,7 +234,15 @@ export async function readDataFile(
     if (new Set(columns).size !== columns.length) fail(`the table "${name}" names a column twice`);
     const missingKey = spec!.key.find((column) => !columns.includes(column));
     if (missingKey) fail(`the table "${name}" lacks its key column "${missingKey}"`);
-    current = { spec: spec!, columns, count: rows, kinds: columns.map((c) => spec!.columns[c]!), seen: 0, batch: [] };
+    current = {
+      spec: spec!,
+      columns,
+      count: rows,
+      kinds: columns.map((c) => spec!.columns[c]!),
+      seen: 0,
+      batch: [],
+      places: [],
+    };
     counts.set(name, rows);
     await handlers.onTable?.(current);
   }

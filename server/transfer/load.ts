@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { DataFileError, type RowPlace, type TableStart } from "./data-file.ts";
 import { countRows, existingTables } from "./read-rows.ts";
 import { TABLES, type TableSpec } from "./tables.ts";
 
@@ -52,4 +53,49 @@ export async function insertRows(
     const values = rows.slice(start, start + perStatement).map((row) => sql`(${sql.join(row)})`);
     await sql`insert into ${sql.table(table)} (${columnList}) values ${sql.join(values)}`.execute(db);
   }
+}
+
+/**
+ * Whether the database refused a value itself: a constraint (a duplicate key, a missing
+ * referenced row, a CHECK, NOT NULL) or a value its column cannot hold. Anything else
+ * (a lost connection) is no fault of the file.
+ */
+function isRefusal(error: unknown): boolean {
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  if (typeof errcode === "number") return (errcode & 0xff) === 19 || (errcode & 0xff) === 20;
+  return typeof code === "string" && /^2[23]/.test(code);
+}
+
+/**
+ * Inserts a batch read from a data file (inside the caller's transaction). A row the
+ * database refuses is named by its line, as a fault of the file's own checks is: the
+ * batch is undone to a savepoint and tried again row by row until that row is found.
+ */
+export async function insertFileRows(
+  db: Kysely<Database>,
+  file: string,
+  table: TableStart,
+  rows: readonly unknown[][],
+  places: readonly RowPlace[],
+): Promise<void> {
+  await sql`savepoint bastion_rows`.execute(db);
+  try {
+    await insertRows(db, table.spec.name, table.columns, rows);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await sql`rollback to savepoint bastion_rows`.execute(db);
+    for (const [index, row] of rows.entries()) {
+      try {
+        await insertRows(db, table.spec.name, table.columns, [row]);
+      } catch (rowError) {
+        if (!isRefusal(rowError)) throw rowError;
+        const { line, row: number } = places[index]!;
+        throw new DataFileError(
+          `${file}, line ${line}: table "${table.spec.name}", row ${number}: the database refused it (${(rowError as Error).message})`,
+        );
+      }
+    }
+    throw error;
+  }
+  await sql`release savepoint bastion_rows`.execute(db);
 }

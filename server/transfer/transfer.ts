@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { DatabaseHandle, DialectName } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DATA_FORMAT, DATA_FORMAT_VERSION, readDataFile, type TableDump, writeDataFile } from "./data-file.ts";
-import { clearTables, describeData, insertRows, tablesWithData } from "./load.ts";
+import { clearTables, describeData, insertFileRows, tablesWithData } from "./load.ts";
 import { type Progress, silentProgress } from "./progress.ts";
 import { countRows, existingColumns, readRows } from "./read-rows.ts";
 import { applicationVersion, appliedSchemaVersion, pendingMigrations } from "./schema-version.ts";
@@ -63,6 +63,11 @@ export async function exportToFile(
   progress: Progress = silentProgress,
 ): Promise<{ tables: number; rows: number }> {
   if (existsSync(file)) throw new TransferRefused(`${file} already exists: choose another name or remove it first.`);
+  // A blank database is most often the wrong DATA_DIR or DATABASE_URL: migrating it, as
+  // the pending-migrations message would advise, only makes an empty site to export.
+  if (!(await appliedSchemaVersion(handle.db))) {
+    throw new TransferRefused("The database has no schema yet: there is nothing to export.");
+  }
   await refusePending(handle);
   return inSnapshot(handle, async (trx) => {
     const schemaVersion = (await appliedSchemaVersion(trx)) as string;
@@ -109,8 +114,8 @@ export async function importFromFile(
         tables++;
         progress.step(`Importing ${table.spec.name}`);
       },
-      onRows: async (table, batch) => {
-        await insertRows(trx, table.spec.name, table.columns, batch);
+      onRows: async (table, batch, places) => {
+        await insertFileRows(trx, file, table, batch, places);
         rows += batch.length;
         progress.rows(batch.length);
       },

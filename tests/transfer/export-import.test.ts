@@ -146,6 +146,65 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
     expect(refused.message).toBe(message(file, lines));
     expect(await snapshotTables(other.handle)).toEqual(before);
   });
+
+  it.each([
+    {
+      fault: "a row naming a chapter that does not exist",
+      table: "chapter_sections",
+      edit: (row: unknown[], columns: string[]) => [
+        [
+          ...row.slice(0, columns.indexOf("chapter_id")),
+          "chapter-gone",
+          ...row.slice(columns.indexOf("chapter_id") + 1),
+        ],
+      ],
+      row: 1,
+    },
+    {
+      fault: "a key given twice",
+      table: "chapters",
+      edit: (row: unknown[]) => [row, row],
+      row: 2,
+    },
+  ])("names the line of $fault, which the database refuses, and changes nothing", async ({ table, edit, row }) => {
+    const other = await target();
+    const before = await snapshotTables(other.handle);
+    const lines = readFileSync(first, "utf8").trimEnd().split("\n");
+    const index = lines.findIndex((line) => line.startsWith(`{"table":"${table}"`));
+    const header = JSON.parse(lines[index]!);
+    const rows = edit(JSON.parse(lines[index + 1]!), header.columns);
+    const end = JSON.parse(lines.at(-1)!);
+    const edited = [
+      ...lines.slice(0, index),
+      JSON.stringify({ ...header, rows: header.rows - 1 + rows.length }),
+      ...rows.map((values) => JSON.stringify(values)),
+      ...lines.slice(index + 2, -1),
+      JSON.stringify({ ...end, rows: end.rows - 1 + rows.length }),
+    ];
+    const file = newFile();
+    writeFileSync(file, `${edited.join("\n")}\n`);
+    const refused = await importFromFile(other.handle, file, { force: true }).catch((error) => error);
+    expect(refused).toBeInstanceOf(DataFileError);
+    expect(refused.message).toMatch(
+      new RegExp(`^${file}, line ${index + 1 + row}: table "${table}", row ${row}: the database refused it \\(.+\\)$`),
+    );
+    expect(await snapshotTables(other.handle)).toEqual(before);
+  });
+});
+
+describe.each(TEST_DIALECTS)("an export from a blank %s database", (dialect) => {
+  it("is refused as having nothing to export, not sent to db:migrate", async () => {
+    const blank = await createInstallation(dialect, false);
+    try {
+      const file = newFile();
+      const refused = await exportToFile(blank.handle, file).catch((error) => error);
+      expect(refused).toBeInstanceOf(TransferRefused);
+      expect(refused.message).toBe("The database has no schema yet: there is nothing to export.");
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await blank.destroy();
+    }
+  });
 });
 
 describe("an export that fails", () => {
