@@ -294,6 +294,12 @@ beforeAll(async () => {
         .where("section_key", "=", "newsletter_section_visible")
         .execute();
       await fillLongTexts(db);
+      // Only the About page's name is required: the editor left its title and mission blank.
+      await db
+        .updateTable("site_content")
+        .set({ value: "" })
+        .where("key", "in", ["about_title", "about_mission"])
+        .execute();
     }),
   ]);
   [server, emptyServer] = await Promise.all([
@@ -655,6 +661,146 @@ describe("long unbroken text", () => {
           await page.goto(url);
           expect(await page.getByText(LONG_URL).count(), url).toBeGreaterThan(0);
           await expectNoSideScroll(page, `${new URL(url).pathname} at ${viewport.width} px`);
+        }
+      });
+    }
+  });
+});
+
+describe("about with blank texts", () => {
+  it("a blank title and mission leave no empty card and no stray punctuation in the description", async () => {
+    await withPage({}, async ({ page }) => {
+      await page.goto(`${emptyServer.url}/about`);
+      expect(await textOf(page.getByTestId("about-name"))).toBe("Your Name");
+      expect(await page.getByTestId("about-title").count()).toBe(0);
+      expect(await page.getByTestId("about-mission").count(), "no Mission card without a mission").toBe(0);
+      expect(await page.getByRole("heading", { name: "Mission" }).count()).toBe(0);
+      // "Name. Biography", never "Name, . Biography".
+      for (const selector of ['meta[name="description"]', 'meta[property="og:description"]']) {
+        const description = (await metaContent(page, selector)) ?? "";
+        expect(description, selector).toMatch(/^Your Name\. https:\/\/example\.com\/download/);
+        expect(description, selector).not.toMatch(/,\s*\./);
+      }
+      await expectNoAxeViolations(page);
+    });
+  });
+});
+
+describe("printing", () => {
+  it("prints a page's own header (title, name, biography) but not the site's header, navigation or footer", async () => {
+    await withPage({}, async ({ page }) => {
+      await page.emulateMedia({ media: "print" });
+      const pages = [
+        { path: "/about", title: "Ada Defender" },
+        { path: "/blog", title: "Tips & Tricks" },
+        { path: "/resources", title: "Resources" },
+        { path: "/projects/getting-started", title: "Getting Started" },
+      ];
+      for (const { path: pathname, title } of pages) {
+        await page.goto(`${server.url}${pathname}`);
+        const heading = page.getByRole("heading", { level: 1 });
+        expect(await heading.isVisible(), `${pathname}: its title prints`).toBe(true);
+        expect(await textOf(heading)).toBe(title);
+        expect(await page.getByTestId("primary-nav").isVisible(), `${pathname}: site navigation`).toBe(false);
+        expect(await page.getByTestId("theme-toggle").isVisible(), `${pathname}: theme toggle`).toBe(false);
+        expect(await page.locator("footer").isVisible(), `${pathname}: site footer`).toBe(false);
+      }
+      await page.goto(`${server.url}/about`);
+      expect(await page.getByTestId("about-bio").isVisible()).toBe(true);
+      expect(await page.getByTestId("about-mission").isVisible()).toBe(true);
+    });
+  });
+
+  it("prints dark text on white paper in the dark theme too", async () => {
+    for (const theme of ["dark", "system"]) {
+      await withPage({}, async ({ page, context }) => {
+        if (theme !== "system") await context.addCookies([{ name: "theme", value: theme, url: server.url }]);
+        await page.emulateMedia({ media: "print", colorScheme: "dark" });
+        await page.goto(`${server.url}/projects/getting-started`);
+        // Browsers print no backgrounds by default: each text's contrast with the white paper.
+        const contrasts = await page.evaluate(() => {
+          const luminance = (color: string) => {
+            const [r = 0, g = 0, b = 0] = (color.match(/[\d.]+/g) ?? []).map(Number).map((channel) => {
+              const value = channel / 255;
+              return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+            });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          };
+          const texts = [...document.querySelectorAll("[data-testid=chapter] :is(h1, h2, p, li, .shiki span)")];
+          return texts
+            .filter((element) => (element.textContent ?? "").trim() !== "")
+            .map((element) => ({
+              text: `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 20)}"`,
+              contrast: 1.05 / (luminance(getComputedStyle(element).color) + 0.05),
+            }))
+            .filter(({ contrast }) => contrast < 3)
+            .map(({ text, contrast }) => `${text}: ${contrast.toFixed(2)}:1`);
+        });
+        expect(contrasts, `texts too pale on paper, ${theme} theme`).toEqual([]);
+      });
+    }
+  });
+});
+
+/**
+ * Tabs through the page from its top to its last control and returns every control
+ * whose focus outline is missing or cut off by a scrolling or clipping ancestor.
+ */
+async function focusOutlineProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  for (let presses = 0; presses < 100; presses++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!(element instanceof HTMLElement) || element === document.body) return null;
+      if (element.hasAttribute("data-outline-checked")) return { again: true, problems: [] };
+      element.setAttribute("data-outline-checked", "");
+      const name = `${element.tagName.toLowerCase()} "${(element.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 30)}"`;
+      const style = getComputedStyle(element);
+      if (style.outlineStyle === "none" || Number.parseFloat(style.outlineWidth) === 0) {
+        return { again: false, problems: [`${name}: no focus outline`] };
+      }
+      const reach = Number.parseFloat(style.outlineWidth) + Number.parseFloat(style.outlineOffset);
+      const box = element.getBoundingClientRect();
+      const found: string[] = [];
+      for (let ancestor = element.parentElement; ancestor; ancestor = ancestor.parentElement) {
+        if (ancestor === document.body || ancestor === document.documentElement) break;
+        const clip = getComputedStyle(ancestor);
+        if (clip.overflowX === "visible" && clip.overflowY === "visible") continue;
+        const outer = ancestor.getBoundingClientRect();
+        const left = outer.left + ancestor.clientLeft;
+        const top = outer.top + ancestor.clientTop;
+        const sides = [
+          box.left - reach < left - 0.5 && "left",
+          box.right + reach > left + ancestor.clientWidth + 0.5 && "right",
+          box.top - reach < top - 0.5 && "top",
+          box.bottom + reach > top + ancestor.clientHeight + 0.5 && "bottom",
+        ].filter(Boolean);
+        if (sides.length > 0)
+          found.push(`${name}: outline cut off (${sides.join(", ")}) by its ${ancestor.tagName.toLowerCase()}`);
+      }
+      return { again: false, problems: found };
+    });
+    if (!focused || focused.again) break;
+    problems.push(...focused.problems);
+  }
+  return problems;
+}
+
+describe("keyboard focus", () => {
+  it("every control Tab reaches on a public page shows its whole focus outline", async () => {
+    for (const viewport of [DESKTOP_VIEWPORT, MOBILE_VIEWPORT]) {
+      await withPage({ viewport }, async ({ page }) => {
+        await serveImage(page);
+        for (const pathname of ["/", "/projects/getting-started", "/blog", "/resources", "/about"]) {
+          await page.goto(`${server.url}${pathname}`);
+          await waitForPageScript(page);
+          // On a phone the chapter list is a disclosure: opened, its links are reached too.
+          const chapters = page.getByTestId("chapters-mobile");
+          if (viewport === MOBILE_VIEWPORT && (await chapters.count()) > 0) {
+            await chapters.evaluate((details) => details.setAttribute("open", ""));
+          }
+          expect(await focusOutlineProblems(page), `${pathname} at ${viewport.width} px`).toEqual([]);
         }
       });
     }

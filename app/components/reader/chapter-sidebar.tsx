@@ -54,7 +54,9 @@ export function ChapterSidebar({ chapters, currentSlug }: { chapters: ChapterSum
         aria-label="Chapters"
         data-testid="chapters-sidebar"
         data-print="hide"
-        className="sticky top-6 hidden max-h-[calc(100dvh-3rem)] overflow-y-auto lg:block"
+        // p-1: a scrolling box clips what overflows it, the links' focus outline too (2px
+        // wide, 2px out); -mx-1 keeps the list aligned with the column.
+        className="sticky top-6 -mx-1 hidden max-h-[calc(100dvh-3rem)] overflow-y-auto p-1 lg:block"
       >
         <h2 className="mb-3 flex items-center gap-2 px-3 text-xs font-semibold tracking-widest text-fg-muted uppercase">
           <BookOpen aria-hidden="true" className="size-4 text-accent" />

@@ -15,6 +15,8 @@ export interface CodeBlockProps {
  */
 export function CodeBlock({ code, language, caption, html }: CodeBlockProps) {
   return (
+    // overflow-hidden keeps the rounded corners; the code's focus outline is drawn inside
+    // its edge (-outline-offset-2), where the figure does not clip it.
     <figure
       data-testid="code-block"
       data-code-block
@@ -26,13 +28,13 @@ export function CodeBlock({ code, language, caption, html }: CodeBlockProps) {
       </div>
       {html ? (
         <div
-          className="code-block text-sm [&_pre]:overflow-x-auto [&_pre]:p-4"
+          className="code-block text-sm [&_pre]:overflow-x-auto [&_pre]:p-4 [&_pre:focus-visible]:-outline-offset-2"
           // biome-ignore lint/security/noDangerouslySetInnerHtml: Shiki's output escapes the code; nothing else is raw HTML.
           dangerouslySetInnerHTML={{ __html: html }}
         />
       ) : (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
-        <pre tabIndex={0} className="overflow-x-auto bg-surface p-4 text-sm text-fg">
+        <pre tabIndex={0} className="overflow-x-auto bg-surface p-4 text-sm text-fg focus-visible:-outline-offset-2">
           <code>{code}</code>
         </pre>
       )}

@@ -8,7 +8,7 @@ const LINK = "rounded-sm text-fg-muted underline-offset-4 hover:text-fg hover:un
 export function SiteFooter({ linkedinUrl, year }: { linkedinUrl: string | null; year: number }) {
   const profileUrl = linkedinUrl && isWebUrl(linkedinUrl) ? linkedinUrl : null;
   return (
-    <footer className="border-t border-line bg-surface-raised">
+    <footer data-print="hide" className="border-t border-line bg-surface-raised">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-3">
         <div>
           <p className="text-lg font-semibold text-fg">{SITE_NAME}</p>

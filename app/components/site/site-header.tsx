@@ -8,7 +8,7 @@ import { NavLinkList } from "./nav-link-list";
 export function SiteHeader() {
   return (
     // relative: the mobile menu panel drops down across the full header width.
-    <header className="relative border-b border-line bg-surface/95">
+    <header data-print="hide" className="relative border-b border-line bg-surface/95">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <a href="/" className="flex items-center gap-2 rounded-md text-lg font-semibold tracking-tight text-fg">
           <ShieldCheck aria-hidden="true" className="size-6 text-accent" />

@@ -34,12 +34,22 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
     ? publicPageMeta({
         title: "About",
-        description: summarize(`${loaderData.about.name}, ${loaderData.about.title}. ${loaderData.about.bio[0]}`),
+        description: aboutDescription(loaderData.about),
         origin: loaderData.origin,
         path: "/about",
         type: "profile",
       })
     : [];
+
+/**
+ * "Name, title. First paragraph of the biography", leaving out what the editor left
+ * blank (only the name is required), so no stray ", ." reaches search results.
+ */
+function aboutDescription({ name, title, bio }: { name: string; title: string; bio: string[] }): string {
+  const who = [name.trim(), title.trim()].filter(Boolean).join(", ");
+  const firstParagraph = bio.map((paragraph) => paragraph.trim()).find(Boolean);
+  return summarize(firstParagraph ? `${who}. ${firstParagraph}` : who);
+}
 
 const SECTION_TITLE = "flex items-center gap-2 text-2xl font-semibold tracking-tight text-fg";
 
@@ -56,9 +66,11 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
           <h1 data-testid="about-name" className="mt-2 text-4xl font-bold tracking-tight text-fg sm:text-5xl">
             {about.name}
           </h1>
-          <p data-testid="about-title" className="mt-2 text-xl text-fg-muted">
-            {about.title}
-          </p>
+          {about.title.trim() && (
+            <p data-testid="about-title" className="mt-2 text-xl text-fg-muted">
+              {about.title}
+            </p>
+          )}
           <div data-testid="about-bio" className="mt-6 space-y-4 text-lg leading-relaxed text-fg">
             {about.bio.map((paragraph, index) =>
               // biome-ignore lint/suspicious/noArrayIndexKey: the three bio paragraphs are fixed slots.
@@ -94,17 +106,20 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
             )}
           </div>
         </div>
-        <aside
-          aria-labelledby="mission-title"
-          data-testid="about-mission"
-          className="self-start rounded-xl border border-line bg-surface-raised p-6"
-        >
-          <h2 id="mission-title" className="flex items-center gap-2 text-lg font-semibold text-fg">
-            <Target aria-hidden="true" className="size-5 text-accent" />
-            Mission
-          </h2>
-          <p className="mt-3 leading-relaxed text-fg-muted">{about.mission}</p>
-        </aside>
+        {/* The mission may be left blank in the editor: no empty card then. */}
+        {about.mission.trim() && (
+          <aside
+            aria-labelledby="mission-title"
+            data-testid="about-mission"
+            className="self-start rounded-xl border border-line bg-surface-raised p-6"
+          >
+            <h2 id="mission-title" className="flex items-center gap-2 text-lg font-semibold text-fg">
+              <Target aria-hidden="true" className="size-5 text-accent" />
+              Mission
+            </h2>
+            <p className="mt-3 leading-relaxed text-fg-muted">{about.mission}</p>
+          </aside>
+        )}
       </header>
 
       <section aria-labelledby="experience-title">
