@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { SITE_NAME } from "../../server/site.ts";
-import { isNotFound } from "./errors";
+import { errorPageTitle } from "./errors";
 
 // The name lives on the server side (emails use it too); pages import it from here.
 export { SITE_NAME };
@@ -29,8 +29,5 @@ export function siteMeta(error: unknown): MetaDescriptor[] {
 
 /** Meta of a route whose ErrorBoundary is showing: the matches below it are not rendered, so it speaks for the page. */
 export function errorPageMeta(error: unknown): MetaDescriptor[] {
-  return [
-    { title: pageTitle(isNotFound(error) ? "Page not found" : "Something went wrong") },
-    { name: "robots", content: "noindex" },
-  ];
+  return [{ title: pageTitle(errorPageTitle(error)) }, { name: "robots", content: "noindex" }];
 }

@@ -197,6 +197,9 @@ describe("cross-origin requests", () => {
     });
     // Let through to the router, which answers 405: the home page has no action.
     expect(response.status).toBe(405);
+    // The page says so, in its title as in its heading: a refusal, not a failure of ours.
+    expect(response.text()).toContain("<title>This request could not be handled · Bastion</title>");
+    expect(response.text()).toContain("This request could not be handled</h1>");
     // A client's mistake is logged as a warning, not as an error of ours.
     await server.waitForLog((line) => line.level === 40 && line.status === 405 && line.path === "/");
     expect(server.logs().some((line) => line.level === 50 && line.msg === "Unhandled error")).toBe(false);

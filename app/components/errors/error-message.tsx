@@ -1,6 +1,6 @@
 import { House } from "lucide-react";
 import { isRouteErrorResponse, Link } from "react-router";
-import { isNotFound } from "~/lib/errors";
+import { isNotFound, isRefusedRequest } from "~/lib/errors";
 
 /**
  * What a visitor sees when a route fails. It never shows the error itself: messages
@@ -8,7 +8,7 @@ import { isNotFound } from "~/lib/errors";
  */
 export function RouteErrorMessage({ error }: { error: unknown }) {
   if (isNotFound(error)) return <NotFoundMessage />;
-  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
+  if (isRouteErrorResponse(error) && isRefusedRequest(error)) {
     return <RefusedRequestMessage status={error.status} data={error.data} />;
   }
   return <ServerErrorMessage />;
