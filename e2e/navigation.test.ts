@@ -148,6 +148,14 @@ describe.each([
         await page.keyboard.press("Escape");
         await mobileNav.waitFor({ state: "hidden" });
         expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
+
+        // Tab past the menu's last link closes it: left open, it would cover what has the focus.
+        await toggle.click();
+        await mobileNav.waitFor({ state: "visible" });
+        await mobileNav.getByRole("link").last().focus();
+        await page.keyboard.press("Tab");
+        await mobileNav.waitFor({ state: "hidden" });
+        expect(await mobileNav.evaluate((nav) => nav.contains(document.activeElement))).toBe(false);
       }
 
       await toggle.click();

@@ -197,7 +197,7 @@ async function subscribe(form) {
   }
 }
 
-// ---- Disclosures (the mobile menu): Escape and a click outside close them
+// ---- Disclosures (the mobile menu): Escape, a click outside and the focus leaving close them
 
 /** @param {HTMLDetailsElement} details */
 function closeDisclosure(details, focusSummary = false) {
@@ -237,6 +237,14 @@ document.addEventListener("pointerdown", (event) => {
     if (event.target instanceof Node && !menu.contains(event.target))
       closeDisclosure(/** @type {HTMLDetailsElement} */ (menu));
   }
+});
+
+// Focus leaving an open menu (Tab past its last link) closes it: left open, it would
+// cover the controls the focus moved to.
+document.addEventListener("focusout", (event) => {
+  const menu = event.target instanceof Element ? event.target.closest("details[data-closes-on-escape][open]") : null;
+  const next = event.relatedTarget;
+  if (menu instanceof HTMLDetailsElement && next instanceof Node && !menu.contains(next)) closeDisclosure(menu);
 });
 
 document.addEventListener("keydown", (event) => {
