@@ -446,6 +446,21 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
     });
   });
 
+  it("keeps what was typed into Biography & Content after a look at another tab", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "editor");
+      await visit(page, `${site.base}/admin/about`);
+      const form = page.getByTestId("biography-form");
+      await form.getByLabel("Mission statement").fill("Typed, not saved yet.");
+      await page.getByRole("tab", { name: "Certifications" }).click();
+      await page.waitForURL(/\?tab=certifications$/);
+      await page.getByTestId("certifications").waitFor();
+      await page.getByRole("tab", { name: "Biography & Content" }).click();
+      await form.waitFor();
+      expect(await form.getByLabel("Mission statement").inputValue()).toBe("Typed, not saved yet.");
+    });
+  });
+
   it("adds a certification from the keyboard alone; Escape closes the dialog and focus returns", async () => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");

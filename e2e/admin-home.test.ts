@@ -156,9 +156,24 @@ describe.each(TEST_DIALECTS)("the Home Page Editor on %s", (dialect) => {
         message: STALE_HOME,
         failure: "Failed to update home page",
       });
+      // The focus stays on the button pressed, not on the switch's hidden checkbox, while the alert is read out.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Save Home Page");
       expect(
         await site.database((db) => db.selectFrom("home_page_content").selectAll().orderBy("section_key").execute()),
       ).toEqual(before);
+    });
+  });
+
+  it("keeps what was typed into the Home Page Editor after a look at Newsletter Settings", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "editor");
+      const editor = await openEditor(page);
+      await editor.getByLabel("Hero headline").fill("Typed, not saved yet");
+      await page.getByRole("tab", { name: "Newsletter Settings" }).click();
+      await page.getByTestId("newsletter-settings-form").waitFor();
+      await page.getByRole("tab", { name: "Home Page Editor" }).click();
+      await editor.waitFor();
+      expect(await editor.getByLabel("Hero headline").inputValue()).toBe("Typed, not saved yet");
     });
   });
 

@@ -186,6 +186,47 @@ describe.each(TEST_DIALECTS)("/admin/settings on %s", (dialect) => {
     });
   });
 
+  it("Save Settings pressed from the keyboard keeps the focus while saving and after, and sends one save", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "admin");
+      await visit(page, `${site.base}/admin/settings`);
+      // The answer is held back a moment, so that the save is seen while it is awaited.
+      const posts: string[] = [];
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(`${site.base}/admin/settings.data*`, async (route) => {
+        if (route.request().method() !== "POST") return route.continue();
+        posts.push(route.request().url());
+        await held;
+        await route.continue();
+      });
+      const form = page.getByTestId("site-settings-form");
+      const save = form.locator("button[type=submit]");
+      const focusedName = () =>
+        page.evaluate(() => {
+          const active = document.activeElement;
+          return active?.tagName === "BUTTON" ? active.textContent?.trim() : (active?.tagName ?? null);
+        });
+      await form.getByLabel("Resume URL").fill("https://resume.example/keyboard");
+      await save.focus();
+      await page.keyboard.press("Enter");
+      await form.getByRole("button", { name: "Saving..." }).waitFor();
+      expect(await focusedName()).toBe("Saving...");
+      // Pressed again, or Enter in a field, while the save is awaited: nothing more is sent.
+      await page.keyboard.press("Enter");
+      await form.getByLabel("Resume URL").press("Enter");
+      await save.focus();
+      expect(await textOf(save)).toBe("Saving...");
+      release();
+      await toast(page, "Settings updated successfully!").waitFor();
+      await form.getByRole("button", { name: "Save Settings" }).waitFor();
+      expect(await focusedName()).toBe("Save Settings");
+      expect(posts).toHaveLength(1);
+    });
+  });
+
   // The looks do not depend on the database: checked once.
   if (dialect === TEST_DIALECTS[0]) {
     describe.each(LOOKS)("in the $theme theme", ({ theme, viewport }) => {

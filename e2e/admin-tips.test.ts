@@ -257,6 +257,60 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
     });
   });
 
+  /** The button focused in a dialog ("Save changes"), or the tag of what has the focus elsewhere. */
+  const focusedButton = (page: Page) =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      const dialog = active?.closest("[role=dialog], [role=alertdialog]");
+      return active?.tagName === "BUTTON" && dialog ? active.textContent?.trim() : (active?.tagName ?? null);
+    });
+  /** Someone else deletes the tip. */
+  const gone = () => site.database((db) => db.deleteFrom("tips_resources").where("title", "=", "Doomed tip").execute());
+
+  it("a save refused because someone else deleted the item leaves the focus on Save changes, in the dialog", async () => {
+    const created = await site.postForm(
+      "/admin/tips",
+      { intent: "create-tip", title: "Doomed tip", category: "Career" },
+      "editor",
+    );
+    expect(created.status).toBe(200);
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "editor");
+      await visit(page, `${site.base}/admin/tips`);
+      // Someone else deletes the tip while its edit dialog is open.
+      await row(page, "Doomed tip").getByRole("button", { name: "Edit Doomed tip" }).click();
+      const dialog = page.getByRole("dialog", { name: "Edit Resource" });
+      await dialog.getByLabel("Title").fill("Doomed tip, kept");
+      await gone();
+      await dialog.getByRole("button", { name: "Save changes" }).focus();
+      await page.keyboard.press("Enter");
+      await toast(page, "Failed to update resource: This tip no longer exists.").waitFor();
+      expect(await textOf(dialog.getByTestId("form-errors"))).toBe("This tip no longer exists.");
+      await expect.poll(() => focusedButton(page)).toBe("Save changes");
+    });
+  });
+
+  it("a delete refused because someone else deleted it first keeps the focus on the confirmation's Delete", async () => {
+    const created = await site.postForm(
+      "/admin/tips",
+      { intent: "create-tip", title: "Doomed tip", category: "Career" },
+      "editor",
+    );
+    expect(created.status).toBe(200);
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "editor");
+      await visit(page, `${site.base}/admin/tips`);
+      await row(page, "Doomed tip").getByRole("button", { name: "Delete Doomed tip" }).click();
+      const confirm = page.getByRole("alertdialog", { name: "Delete Doomed tip?" });
+      await gone();
+      await confirm.getByRole("button", { name: "Delete" }).focus();
+      await page.keyboard.press("Enter");
+      await toast(page, "Failed to delete resource: This tip no longer exists.").waitFor();
+      await expect.poll(() => focusedButton(page)).toBe("Delete");
+      expect(await confirm.isVisible()).toBe(true);
+    });
+  });
+
   it("the action checks every form again, whatever the browser sent", async () => {
     const post = (fields: Record<string, string>) => site.postForm("/admin/tips", fields, "editor");
     for (const url of ["javascript:alert(1)", "data:text/html,<b>hi</b>", "vbscript:x"]) {

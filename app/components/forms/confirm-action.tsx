@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { AlertDialog, AlertDialogContent, AlertDialogTrigger } from "~/components/ui/alert-dialog";
 import { Button } from "~/components/ui/button";
+import { BUSY_BUTTON } from "./submit-button";
 import { useActionFetcher } from "./use-action-fetcher";
 
 export interface ConfirmActionProps {
@@ -37,18 +38,15 @@ export function ConfirmAction({
   const [ownOpen, setOwnOpen] = useState(false);
   const isOpen = open ?? ownOpen;
   const setOpen = onOpenChange ?? setOwnOpen;
-  const done = useRef(false);
-  const { fetcher, busy } = useActionFetcher(intent, {
-    onSuccess: () => {
-      done.current = true;
-      setOpen(false);
-    },
-  });
+  const sent = useRef(false);
+  const { fetcher, busy } = useActionFetcher(intent, { onSuccess: () => setOpen(false) });
   // A delete takes its own trigger away, and with it the focus the dialog gave back:
   // a keyboard user then goes on from the page's main region rather than from nowhere.
+  // Whether it was sent, not whether its success was seen: the answer and the list
+  // without the item may arrive in one render, which unmounts this before onSuccess runs.
   useEffect(
     () => () => {
-      if (done.current && document.activeElement === document.body) document.getElementById("main")?.focus();
+      if (sent.current && document.activeElement === document.body) document.getElementById("main")?.focus();
     },
     [],
   );
@@ -61,9 +59,16 @@ export function ConfirmAction({
         action={
           <Button
             variant="danger"
-            disabled={busy}
+            // aria-disabled, not disabled: the button keeps the focus while its answer is
+            // awaited, so that a refusal leaves the focus in the dialog, where it was.
+            aria-disabled={busy || undefined}
+            className={BUSY_BUTTON}
             data-testid="confirm-action"
-            onClick={() => fetcher.submit({ intent, ...fields }, { method: "post" })}
+            onClick={() => {
+              if (busy) return;
+              sent.current = true;
+              fetcher.submit({ intent, ...fields }, { method: "post" });
+            }}
           >
             {busy ? pendingLabel : confirmLabel}
           </Button>

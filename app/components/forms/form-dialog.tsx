@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "~/components/ui/dialog";
 import { type FormSchema, useSchemaForm } from "~/lib/forms";
-import { FormErrorsScope } from "./form-errors";
+import { FormErrorsScope, keepFocusOnVisibleControls } from "./form-errors";
 import { SubmitButton } from "./submit-button";
 import { useActionFetcher } from "./use-action-fetcher";
 
@@ -62,7 +62,12 @@ function DialogForm<Schema extends FormSchema>({
   const { fetcher, lastResult, busy } = useActionFetcher(intent, { onSuccess: onDone });
   const [form, fields] = useSchemaForm({ schema, id: formId, lastResult, defaultValue });
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+    <fetcher.Form
+      method="post"
+      {...getFormProps(form)}
+      onFocus={keepFocusOnVisibleControls}
+      className="flex flex-col gap-4"
+    >
       <input type="hidden" name="intent" value={intent} />
       <FormErrorsScope form={form}>{children(fields, form)}</FormErrorsScope>
       <DialogFooter>

@@ -1,5 +1,5 @@
 import type { FormMetadata } from "@conform-to/react";
-import { createContext, type ReactNode, use, useCallback, useEffect, useState } from "react";
+import { createContext, type FocusEvent, type ReactNode, use, useCallback, useEffect, useState } from "react";
 
 /**
  * A form's own errors (a stale revision, a failure of the service) in a box above its
@@ -51,4 +51,26 @@ export function FormErrorsScope<Fields extends Record<string, unknown>>({
       {children}
     </ShownFieldsContext>
   );
+}
+
+/**
+ * The onFocus of every admin form. After a refusal, Conform focuses the first control of
+ * the form whose name holds errors. The form's own errors (a stale save, an item gone)
+ * are under the name "", which every unnamed control has: the first is the native select
+ * or checkbox that Radix's Select and Switch keep in a form, out of sight and aria-hidden,
+ * so the focus went where nothing is seen or read. A field's errors may likewise focus
+ * the hidden select Conform keeps for a custom control. Such a focus goes to the field's
+ * visible control, or, for the form's own errors (read out by the alert above the
+ * fields), back where it was: the submit button.
+ */
+export function keepFocusOnVisibleControls(event: FocusEvent<HTMLFormElement>): void {
+  const target = event.target;
+  if (!(target instanceof HTMLSelectElement || target instanceof HTMLInputElement)) return;
+  if (target.getAttribute("aria-hidden") !== "true") return;
+  const form = event.currentTarget;
+  const control = target.name ? document.getElementById(`${form.id}-${target.name}`) : null;
+  const previous = event.relatedTarget instanceof HTMLElement ? event.relatedTarget : null;
+  const next = control && control !== target ? control : previous?.isConnected ? previous : null;
+  if (next) next.focus();
+  else target.blur();
 }

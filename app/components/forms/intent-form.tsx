@@ -2,7 +2,7 @@ import { type FormMetadata, getFormProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import type { FetcherWithComponents } from "react-router";
 import { type FormActionData, type FormSchema, useSchemaForm } from "~/lib/forms";
-import { FormErrorsScope } from "./form-errors";
+import { FormErrorsScope, keepFocusOnVisibleControls } from "./form-errors";
 import { useActionFetcher } from "./use-action-fetcher";
 
 export interface IntentFormOptions<Schema extends FormSchema> {
@@ -48,7 +48,7 @@ export function IntentForm<Fields extends Record<string, unknown>>({
 }: IntentFormProps<Fields>) {
   const { intent, fetcher, form } = state;
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} {...props}>
+    <fetcher.Form method="post" {...getFormProps(form)} onFocus={keepFocusOnVisibleControls} {...props}>
       <input type="hidden" name="intent" value={intent} />
       <FormErrorsScope form={form}>{children}</FormErrorsScope>
     </fetcher.Form>

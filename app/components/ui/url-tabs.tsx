@@ -19,12 +19,19 @@ export function UrlTabs<Id extends string>({
   label,
   panels,
   listClassName,
+  keepMounted = false,
 }: {
   tabs: readonly UrlTab<Id>[];
   /** Names the tab list for assistive technology. */
   label: string;
   panels: Record<Id, ReactNode>;
   listClassName?: string;
+  /**
+   * Keeps every panel rendered (the others hidden), so that a form typed into on one tab
+   * still holds what was typed after a look at another tab. Radix unmounts a panel that
+   * is not shown, and a form's state with it.
+   */
+  keepMounted?: boolean;
 }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get("tab");
@@ -53,7 +60,11 @@ export function UrlTabs<Id extends string>({
         ))}
       </TabsList>
       {tabs.map((tab) => (
-        <TabsContent key={tab.id} value={tab.id}>
+        <TabsContent
+          key={tab.id}
+          value={tab.id}
+          {...(keepMounted ? { forceMount: true as const, hidden: tab.id !== current } : {})}
+        >
           {panels[tab.id]}
         </TabsContent>
       ))}

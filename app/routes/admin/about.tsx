@@ -62,6 +62,8 @@ export default function AdminAboutPage({ loaderData }: Route.ComponentProps) {
       <UrlTabs
         tabs={ABOUT_TABS}
         label="About page sections"
+        // A look at a list keeps what was typed into Biography & Content.
+        keepMounted
         // Four tabs do not fit a phone's width in a row: two rows of two.
         listClassName="max-sm:grid max-sm:grid-cols-2"
         panels={{

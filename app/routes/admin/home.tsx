@@ -70,6 +70,8 @@ export default function AdminHomePage({ loaderData }: Route.ComponentProps) {
       <UrlTabs
         tabs={TABS}
         label="Home page sections"
+        // A look at the other tab keeps what was typed into this one's forms.
+        keepMounted
         panels={{
           editor: <HomePageEditor content={content} />,
           newsletter: <NewsletterSettingsTab stats={stats} settings={settings} canEdit={canEdit} />,
