@@ -98,3 +98,16 @@ export async function countAudit(db: Kysely<Database>): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Runs `work` while the audit log cannot be written (the table is renamed away, then
+ * back): a write whose audit row fails must fail as a whole.
+ */
+export async function withoutAuditLog(db: Kysely<Database>, work: () => Promise<void>): Promise<void> {
+  await db.schema.alterTable("audit_log").renameTo("audit_log_away").execute();
+  try {
+    await work();
+  } finally {
+    await db.schema.alterTable("audit_log_away").renameTo("audit_log").execute();
+  }
+}

@@ -3,7 +3,7 @@ import { createResource, deleteResource, listResources, updateResource } from ".
 import { createTip, deleteTip, listTips, updateTip } from "../../server/content/tips.ts";
 import { Conflict, Invalid, NotFound } from "../../server/errors.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { ACTOR_ID, auditOf, countAudit, refusal, staleMessage, useContentFixture } from "./fixture.ts";
+import { ACTOR_ID, auditOf, countAudit, refusal, staleMessage, useContentFixture, withoutAuditLog } from "./fixture.ts";
 
 const UNSAFE_URLS = [
   "javascript:alert(1)",
@@ -67,11 +67,12 @@ describe.each(TEST_DIALECTS)("tips and resources on %s", (dialect) => {
     expect(rows.every((row) => row.user_id === ACTOR_ID && row.entity === "tip")).toBe(true);
     expect(rows.find((row) => row.action === "tip.updated")?.details).toEqual({ changed: ["title"] });
 
-    const ghost = { ...f.store, actorId: "user-that-does-not-exist" };
-    await expect(createTip(ghost, { title: "Unaudited" })).rejects.toThrow();
-    expect((await listTips(db())).map((item) => item.title)).not.toContain("Unaudited");
     const kept = await createTip(f.store, { title: "Kept" });
-    await expect(deleteTip(ghost, kept.id)).rejects.toThrow();
+    await withoutAuditLog(db(), async () => {
+      await expect(createTip(f.store, { title: "Unaudited" })).rejects.toThrow();
+      await expect(deleteTip(f.store, kept.id)).rejects.toThrow();
+    });
+    expect((await listTips(db())).map((item) => item.title)).not.toContain("Unaudited");
     expect((await listTips(db())).map((item) => item.id)).toContain(kept.id);
   });
 
