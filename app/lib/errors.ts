@@ -1,11 +1,11 @@
-import { isRouteErrorResponse } from "react-router";
+import { type ErrorResponse, isRouteErrorResponse } from "react-router";
 
 export function isNotFound(error: unknown): boolean {
   return isRouteErrorResponse(error) && error.status === 404;
 }
 
 /** A request the server refused (4xx other than 404): the visitor's to change, not our failure. */
-export function isRefusedRequest(error: unknown): boolean {
+export function isRefusedRequest(error: unknown): error is ErrorResponse {
   return isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && error.status !== 404;
 }
 

@@ -1,5 +1,5 @@
 import { House } from "lucide-react";
-import { isRouteErrorResponse, Link } from "react-router";
+import { Link } from "react-router";
 import { isNotFound, isRefusedRequest } from "~/lib/errors";
 
 /**
@@ -8,7 +8,7 @@ import { isNotFound, isRefusedRequest } from "~/lib/errors";
  */
 export function RouteErrorMessage({ error }: { error: unknown }) {
   if (isNotFound(error)) return <NotFoundMessage />;
-  if (isRouteErrorResponse(error) && isRefusedRequest(error)) {
+  if (isRefusedRequest(error)) {
     return <RefusedRequestMessage status={error.status} data={error.data} />;
   }
   return <ServerErrorMessage />;
