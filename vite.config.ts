@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { noNodeBuiltInsInTheBrowser } from "./scripts/browser-build-guard.ts";
+import { minifyEnhancements } from "./scripts/minify-enhancements.ts";
 
 export default defineConfig({
   // The server bundle's entry is our handler factory (not React Router's default
@@ -15,5 +16,5 @@ export default defineConfig({
   // are kept: left external, Node loads every icon and every Radix primitive, about
   // 11 MB of heap the server would hold for nothing (decision 018).
   ssr: { noExternal: ["lucide-react", "radix-ui", /^@radix-ui\//] },
-  plugins: [tailwindcss(), reactRouter(), noNodeBuiltInsInTheBrowser()],
+  plugins: [tailwindcss(), reactRouter(), noNodeBuiltInsInTheBrowser(), minifyEnhancements()],
 });

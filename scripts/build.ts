@@ -32,6 +32,8 @@ const BUILD_INPUTS = [
   "vite.config.ts",
   "react-router.config.ts",
   "scripts/build.ts",
+  "scripts/browser-build-guard.ts",
+  "scripts/minify-enhancements.ts",
   "scripts/precompress-assets.ts",
 ];
 
