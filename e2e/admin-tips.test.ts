@@ -267,7 +267,8 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
   /** Someone else deletes the tip. */
   const gone = () => site.database((db) => db.deleteFrom("tips_resources").where("title", "=", "Doomed tip").execute());
 
-  it("a save refused because someone else deleted the item leaves the focus on Save changes, in the dialog", async () => {
+  /** The tips screen, signed in as an editor, showing a tip that someone else is about to delete. */
+  const withDoomedTip = async (work: (page: Page) => Promise<void>) => {
     const created = await site.postForm(
       "/admin/tips",
       { intent: "create-tip", title: "Doomed tip", category: "Career" },
@@ -277,6 +278,12 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
     await withPage({}, async (testPage) => {
       const page = await site.signedIn(testPage, "editor");
       await visit(page, `${site.base}/admin/tips`);
+      await work(page);
+    });
+  };
+
+  it("a save refused because someone else deleted the item leaves the focus on Save changes, in the dialog", async () => {
+    await withDoomedTip(async (page) => {
       // Someone else deletes the tip while its edit dialog is open.
       await row(page, "Doomed tip").getByRole("button", { name: "Edit Doomed tip" }).click();
       const dialog = page.getByRole("dialog", { name: "Edit Resource" });
@@ -291,15 +298,7 @@ describe.each(TEST_DIALECTS)("/admin/tips on %s", (dialect) => {
   });
 
   it("a delete refused because someone else deleted it first keeps the focus on the confirmation's Delete", async () => {
-    const created = await site.postForm(
-      "/admin/tips",
-      { intent: "create-tip", title: "Doomed tip", category: "Career" },
-      "editor",
-    );
-    expect(created.status).toBe(200);
-    await withPage({}, async (testPage) => {
-      const page = await site.signedIn(testPage, "editor");
-      await visit(page, `${site.base}/admin/tips`);
+    await withDoomedTip(async (page) => {
       await row(page, "Doomed tip").getByRole("button", { name: "Delete Doomed tip" }).click();
       const confirm = page.getByRole("alertdialog", { name: "Delete Doomed tip?" });
       await gone();
