@@ -183,6 +183,8 @@ export interface NewsletterSubscribersTable {
   consent_at: Timestamp | null;
   consent_source: (typeof CONSENT_SOURCES)[number] | null;
   consent_ip_hash: string | null;
+  /** When the address was last marked bounced; kept when a later bounce report or unsubscribe click comes. */
+  bounced_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
 }
 

@@ -60,9 +60,10 @@ const ACTIVE_CHART_DAYS = 30;
 /**
  * Active subscribers at the end of each of the last 30 UTC days (oldest first, today
  * last). A subscriber counts from `confirmed_at` until they left: `unsubscribed_at`
- * (unsubscribed, or pending again after unsubscribing) or, for a bounced address, the
- * time of its last change (`updated_at`, when it was marked bounced). One pass of the
- * database over the table, one sum per day: nothing per subscriber comes back.
+ * (unsubscribed, or pending again after unsubscribing) or, for a bounced address, when
+ * it bounced (`bounced_at`; its last change for a row imported without one), unless
+ * it had unsubscribed since its confirmation and before that. One pass of the database
+ * over the table, one sum per day: nothing per subscriber comes back.
  */
 export async function activeSubscribersByDay(
   db: Kysely<Database>,
@@ -78,18 +79,27 @@ export async function activeSubscribersByDay(
   // or unsubscribed without one): the confirmation itself, so no day counts them.
   const confirmed = db
     .selectFrom("newsletter_subscribers")
-    .select((eb) => [
-      "confirmed_at",
-      eb
-        .case()
-        .when("status", "=", "active")
-        .then(sql<string | null>`null`)
-        .when("status", "=", "bounced")
-        .then(eb.ref("updated_at"))
-        .else(eb.fn.coalesce("unsubscribed_at", "confirmed_at"))
-        .end()
-        .as("left_at"),
-    ])
+    .select((eb) => {
+      const bouncedAt = eb.fn.coalesce("bounced_at", "updated_at");
+      const unsubscribedFirst = eb.and([
+        eb("unsubscribed_at", ">=", eb.ref("confirmed_at")),
+        eb("unsubscribed_at", "<", bouncedAt),
+      ]);
+      return [
+        "confirmed_at",
+        eb
+          .case()
+          .when("status", "=", "active")
+          .then(sql<string | null>`null`)
+          .when(eb.and([eb("status", "=", "bounced"), unsubscribedFirst]))
+          .then(eb.ref("unsubscribed_at"))
+          .when("status", "=", "bounced")
+          .then(bouncedAt)
+          .else(eb.fn.coalesce("unsubscribed_at", "confirmed_at"))
+          .end()
+          .as("left_at"),
+      ];
+    })
     .where("confirmed_at", "is not", null)
     .as("confirmed");
   const sums = await db

@@ -223,12 +223,25 @@ export async function unsubscribeWithToken(
 
 /**
  * The address bounced for good (bounces.ts decides when): the subscriber is `bounced`
- * and their confirmation link stops working. `db` is the caller's transaction.
+ * and their confirmation link stops working. A subscriber already bounced keeps the
+ * date they bounced on (the chart of active subscribers reads it). `db` is the
+ * caller's transaction.
  */
 export async function markBounced(db: Kysely<Database>, email: string, now = new Date()): Promise<void> {
+  const nowIso = now.toISOString();
   await db
     .updateTable("newsletter_subscribers")
-    .set({ status: "bounced", confirmation_token_hash: null, updated_at: now.toISOString() })
+    .set((eb) => ({
+      status: "bounced",
+      confirmation_token_hash: null,
+      bounced_at: eb
+        .case()
+        .when("status", "=", "bounced")
+        .then(eb.fn.coalesce("bounced_at", eb.val(nowIso)))
+        .else(eb.val(nowIso))
+        .end(),
+      updated_at: nowIso,
+    }))
     .where("email", "=", normalizeEmail(email))
     .execute();
 }

@@ -128,6 +128,7 @@ export const TABLES: readonly TableSpec[] = [
     consent_at: "timestamp",
     consent_source: "text",
     consent_ip_hash: "text",
+    bounced_at: "timestamp",
     updated_at: "timestamp",
   }),
   table("newsletter_suppressions", true, { id: "text", email: "text", reason: "text", added_at: "timestamp" }),

@@ -57,7 +57,7 @@ describe.each(TEST_DIALECTS)("the backup before migrating on %s", (dialect) => {
     expect(lines.map((line) => line.msg)).toContain(`Backed up the database before migrating: ${file}`);
     // Logged before the migrations ran.
     const backedUp = lines.findIndex((line) => line.msg.startsWith("Backed up the database"));
-    const migrated = lines.findIndex((line) => line.msg.startsWith("Applied 2 migration"));
+    const migrated = lines.findIndex((line) => line.msg.startsWith("Applied "));
     expect(backedUp).toBeGreaterThanOrEqual(0);
     expect(backedUp).toBeLessThan(migrated);
 

@@ -84,7 +84,7 @@ describe.each(TEST_DIALECTS)("node cli/main.ts db:migrate on %s", (dialect) => {
     const first = await spawnCli(["db:migrate"], env);
     expect(first).toEqual({
       code: 0,
-      stdout: `Applied 6 migration(s) to the ${dialect} database: 0001-initial-schema, 0002-email-outbox-batch, 0003-content-revisions, 0004-media, 0005-phone-factor, 0006-audit-actor-kept\n`,
+      stdout: `Applied 7 migration(s) to the ${dialect} database: 0001-initial-schema, 0002-email-outbox-batch, 0003-content-revisions, 0004-media, 0005-phone-factor, 0006-audit-actor-kept, 0007-subscriber-bounced-at\n`,
       stderr: "",
     });
     const second = await spawnCli(["db:migrate"], env);

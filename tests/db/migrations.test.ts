@@ -51,6 +51,7 @@ const MIGRATION_NAMES = [
   "0004-media",
   "0005-phone-factor",
   "0006-audit-actor-kept",
+  "0007-subscriber-bounced-at",
 ];
 
 let sequence = 0;
@@ -128,6 +129,7 @@ describe.each(TEST_DIALECTS)("migrations on %s", (dialect) => {
         "consent_at",
         "consent_source",
         "consent_ip_hash",
+        "bounced_at",
         "updated_at",
       ].sort(),
     );
@@ -422,7 +424,10 @@ describe.each(TEST_DIALECTS)("0006-audit-actor-kept on %s", (dialect) => {
       };
       await db.insertInto("audit_log").values(row).execute();
 
-      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0006-audit-actor-kept"]);
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual([
+        "0006-audit-actor-kept",
+        "0007-subscriber-bounced-at",
+      ]);
       await db.deleteFrom("user").where("id", "=", "user-eve").execute();
       const kept = await db.selectFrom("audit_log").selectAll().execute();
       expect(kept).toHaveLength(1);
@@ -445,6 +450,40 @@ describe.each(TEST_DIALECTS)("0006-audit-actor-kept on %s", (dialect) => {
           : sql`select indexname as name from pg_indexes where tablename = 'audit_log'`
       }`.execute(handle.db);
       expect(indexes.rows.map((index) => index.name)).toContain("audit_log_at_idx");
+    } finally {
+      await handle.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describe.each(TEST_DIALECTS)("0007-subscriber-bounced-at on %s", (dialect) => {
+  it("dates a subscriber bounced before it by their last change, and no one else", async () => {
+    const testDb = await createTestDatabase(dialect);
+    const handle = openDatabase(testDb.config);
+    try {
+      const db = handle.db as unknown as Kysely<UncheckedTables>;
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(handle.dialect) } });
+      expect((await migrator.migrateTo("0006-audit-actor-kept")).error).toBeUndefined();
+      const lastChange = "2026-10-02T08:00:00.000Z";
+      for (const [id, status] of [
+        ["bounced", "bounced"],
+        ["active", "active"],
+      ]) {
+        await db
+          .insertInto("newsletter_subscribers")
+          .values({ id, email: `${id}@example.com`, status, updated_at: lastChange })
+          .execute();
+      }
+
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0007-subscriber-bounced-at"]);
+      const rows = await db.selectFrom("newsletter_subscribers").select(["id", "bounced_at"]).orderBy("id").execute();
+      expect(
+        rows.map((row) => [row.id, row.bounced_at && new Date(row.bounced_at as string | Date).toISOString()]),
+      ).toEqual([
+        ["active", null],
+        ["bounced", lastChange],
+      ]);
     } finally {
       await handle.close();
       await testDb.drop();

@@ -12,15 +12,18 @@ import {
   SUBSCRIBERS_PAGE_SIZE,
   subscribersCsv,
 } from "../../server/newsletter/admin.ts";
+import { recordBounce } from "../../server/newsletter/bounces.ts";
 import { getNewsletterSettings, updateNewsletterSettings } from "../../server/newsletter/settings.ts";
-import { deleteSubscriber } from "../../server/newsletter/subscribers.ts";
+import { deleteSubscriber, unsubscribeWithToken } from "../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../server/newsletter/suppression.ts";
+import { unsubscribeToken } from "../../server/newsletter/tokens.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { type MigratedDatabase, migratedDatabase } from "../mail/helpers.ts";
 
 type Status = "active" | "pending" | "unsubscribed" | "bounced";
 
 const NOW = new Date("2026-03-20T12:00:00.000Z");
+const SECRET = "a-test-secret-of-thirty-two-chars!!";
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000).toISOString();
 
 describe("csvField and containsPattern", () => {
@@ -285,6 +288,43 @@ describe.each(TEST_DIALECTS)("the active-subscribers chart on %s", (dialect) => 
     expect(on(12)).toBe(3);
     expect(on(10)).toBe(2); // s3 left at noon
     expect(on(3)).toBe(3); // s1, s2, s4
-    expect(on(2)).toBe(2); // s1, s2 (s4 bounced)
+    expect(on(2)).toBe(2); // s1, s2 (s4 bounced, on its last change: a row without bounced_at)
+  });
+
+  it("counts a bounced subscriber out from the bounce, whatever comes after, or from an earlier unsubscribe", async () => {
+    await db().deleteFrom("newsletter_subscribers").execute();
+    const active = (id: string, confirmedDaysAgo: number) =>
+      db()
+        .insertInto("newsletter_subscribers")
+        .values({
+          id,
+          email: `${id}@example.test`,
+          status: "active",
+          confirmed_at: daysAgo(confirmedDaysAgo),
+          subscribed_at: daysAgo(confirmedDaysAgo),
+        })
+        .execute();
+    const bounce = (id: string, ago: number) =>
+      recordBounce(db(), { email: `${id}@example.test`, type: "hard" }, new Date(daysAgo(ago)));
+    const unsubscribe = (id: string, ago: number) =>
+      unsubscribeWithToken(db(), SECRET, unsubscribeToken(SECRET, id), new Date(daysAgo(ago)));
+
+    // Bounced 6 days ago; the unsubscribe link clicked 3 days ago and a second bounce
+    // report a day ago move its last change, not the day it left.
+    await active("later", 20);
+    await bounce("later", 6);
+    await unsubscribe("later", 3);
+    await bounce("later", 1);
+    // Unsubscribed 8 days ago, then an email to the address bounced 4 days ago.
+    await active("earlier", 20);
+    await unsubscribe("earlier", 8);
+    await bounce("earlier", 4);
+
+    const days = await activeSubscribersByDay(db(), NOW);
+    const on = (ago: number) => days.find((entry) => entry.day === daysAgo(ago).slice(0, 10))?.active;
+    expect(on(10)).toBe(2);
+    expect(on(7)).toBe(1); // "later": "earlier" left at noon 8 days ago
+    expect(on(5)).toBe(0);
+    expect(on(2)).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import * as contentRevisions from "./0003-content-revisions.ts";
 import * as media from "./0004-media.ts";
 import * as phoneFactor from "./0005-phone-factor.ts";
 import * as auditActorKept from "./0006-audit-actor-kept.ts";
+import * as subscriberBouncedAt from "./0007-subscriber-bounced-at.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0004-media": media,
   "0005-phone-factor": phoneFactor,
   "0006-audit-actor-kept": auditActorKept,
+  "0007-subscriber-bounced-at": subscriberBouncedAt,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */
