@@ -7,6 +7,7 @@ import { DataFileError } from "../../server/transfer/data-file.ts";
 import { formatBytes, summaryLine, terminalProgress } from "../../server/transfer/progress.ts";
 import { TransferRefused } from "../../server/transfer/transfer.ts";
 import { type CliCommand, UsageError } from "../command.ts";
+import { openExistingDatabase } from "../existing-database.ts";
 
 /** `backup` / `restore`: the database and the media files in one archive. */
 
@@ -33,7 +34,7 @@ export const backupCommands: CliCommand[] = [
       const [file, ...extra] = positionals ?? [];
       if (extra.length > 0) throw new UsageError("Usage: npm run cli -- backup [file.tar.gz]");
       const started = performance.now();
-      const handle = openDatabase(config.database);
+      const handle = openExistingDatabase(config);
       const progress = terminalProgress(output);
       try {
         const result = await asUsage(() =>

@@ -8,6 +8,7 @@ import { DataFileError } from "../../server/transfer/data-file.ts";
 import { summaryLine, terminalProgress } from "../../server/transfer/progress.ts";
 import { exportToFile, importFromFile, TransferRefused } from "../../server/transfer/transfer.ts";
 import { type CliCommand, UsageError } from "../command.ts";
+import { openExistingDatabase } from "../existing-database.ts";
 
 /** `export` / `import`: the site's data as one file, to move it between databases. */
 
@@ -37,7 +38,7 @@ export const transferCommands: CliCommand[] = [
     async run({ config, positionals, output }) {
       const file = fileArgument(positionals, "export <file.json>");
       const started = performance.now();
-      const handle = openDatabase(config.database);
+      const handle = openExistingDatabase(config);
       const progress = terminalProgress(output);
       try {
         const result = await asUsage(() => exportToFile(handle, file, progress));

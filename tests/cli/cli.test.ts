@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bounceWebhookSecret } from "../../server/newsletter/tokens.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
@@ -52,6 +55,27 @@ describe("npm run cli", () => {
     } finally {
       if (saved === undefined) delete process.env.DATABASE_URL;
       else process.env.DATABASE_URL = saved;
+    }
+  });
+
+  it("refuses to export or back up a SQLite database that is not there, and creates none", async () => {
+    const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+    const parent = mkdtempSync(path.join(tmpdir(), "bastion-cli-"));
+    const dataDir = path.join(parent, "mistyped");
+    process.env.DATA_DIR = dataDir;
+    delete process.env.DATABASE_URL;
+    try {
+      const message = `There is no database at ${path.join(dataDir, "bastion.sqlite")}: check DATA_DIR or DATABASE_URL.\n`;
+      for (const argv of [["export", path.join(parent, "site.json")], ["backup"]]) {
+        expect(await runCliInProcess(argv), argv[0]).toEqual({ code: 2, stdout: "", stderr: message });
+      }
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 
