@@ -25,7 +25,16 @@ export type MailSettings = Pick<Config, "publicOrigin"> & { mail: Pick<Config["m
  */
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 
-export function createMailTransport(settings: MailSettings, siteName: string = SITE_NAME): MailTransport | undefined {
+/**
+ * `connections` is the most sends in flight at once: with fewer connections than sends,
+ * the pool would queue a send inside it, where the worker's check of the row's lease
+ * (worker.ts) no longer sees it and the lease may expire before the send starts.
+ */
+export function createMailTransport(
+  settings: MailSettings,
+  siteName: string = SITE_NAME,
+  connections = 5,
+): MailTransport | undefined {
   const smtpUrl = settings.mail.smtpUrl;
   if (!smtpUrl) return undefined;
   // nodemailer is loaded with the first email: a server that sends none never holds it.
@@ -35,6 +44,7 @@ export function createMailTransport(settings: MailSettings, siteName: string = S
       nodemailer.createTransport({
         url: smtpUrl,
         pool: true,
+        maxConnections: connections,
         ...TIMEOUTS,
         // Rows never carry attachments: nothing may read local files or fetch URLs.
         disableFileAccess: true,

@@ -34,7 +34,7 @@ export interface MailWorkerOptions {
   /** First retry delay, doubled at each attempt, capped by retryMaxMs; jittered. Default 30 s. */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** Emails in flight at once (the pool has 5 connections). Default 20. */
+  /** Emails in flight at once, each on its own pooled SMTP connection. Default 5. */
   concurrency?: number;
   /**
    * Rows claimed per query, then sent `concurrency` at a time: one claim and one
@@ -91,9 +91,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const maxAttempts = options.maxAttempts ?? 8;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const retryMaxMs = options.retryMaxMs ?? 3_600_000;
-  const concurrency = Math.max(1, options.concurrency ?? 20);
+  const concurrency = Math.max(1, options.concurrency ?? 5);
   const claimSize = Math.max(concurrency, options.claimSize ?? 200);
-  const transport = createMailTransport(config, options.siteName);
+  const transport = createMailTransport(config, options.siteName, concurrency);
   const outcomes = createOutcomeRecorder(db, logger);
 
   let stopped: Promise<void> | undefined;
