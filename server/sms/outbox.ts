@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import type { Database, SmsOutboxTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 
@@ -57,47 +57,42 @@ export async function countSmsSince(
   return Number(row.count);
 }
 
+/** Pending and due, or sending with an expired lease (a crashed worker's). */
+const due = (now: string) => (eb: ExpressionBuilder<Database, "sms_outbox">) =>
+  eb.or([
+    eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]),
+    eb.and([eb("status", "=", "sending"), eb("lease_expires_at", "<=", now)]),
+  ]);
+
 /**
- * Claims up to `limit` due messages (pending and due, or sending with an expired lease)
- * for `leaseMs`, counting one attempt each. The UPDATE repeats the due condition, so of
- * two workers that saw the same rows only one gets each.
+ * Claims the oldest due message for `leaseMs`, counting one attempt, or returns
+ * undefined when none is due. The UPDATE repeats the due condition, so of two workers
+ * that saw the same row only one gets it; the other looks for the next.
  */
-export async function claimDueSms(
-  db: Kysely<Database>,
-  options: { now: string; leaseMs: number; limit: number },
-): Promise<ClaimedSms[]> {
-  const { now } = options;
-  const candidates = await db
-    .selectFrom("sms_outbox")
-    .select("id")
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]),
-        eb.and([eb("status", "=", "sending"), eb("lease_expires_at", "<=", now)]),
-      ]),
-    )
-    .orderBy("next_attempt_at")
-    .limit(options.limit)
-    .execute();
-  if (candidates.length === 0) return [];
-  const lease = new Date(Math.max(Date.now(), Date.parse(now)) + options.leaseMs).toISOString();
-  const rows = await db
-    .updateTable("sms_outbox")
-    .set((eb) => ({ status: "sending", lease_expires_at: lease, attempts: eb("attempts", "+", 1) }))
-    .where(
-      "id",
-      "in",
-      candidates.map((candidate) => candidate.id),
-    )
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]),
-        eb.and([eb("status", "=", "sending"), eb("lease_expires_at", "<=", now)]),
-      ]),
-    )
-    .returningAll()
-    .execute();
-  return rows as ClaimedSms[];
+export async function claimNextSms(db: Kysely<Database>, leaseMs: number): Promise<ClaimedSms | undefined> {
+  for (;;) {
+    const now = nowIso();
+    const candidate = await db
+      .selectFrom("sms_outbox")
+      .select("id")
+      .where(due(now))
+      .orderBy("next_attempt_at")
+      .limit(1)
+      .executeTakeFirst();
+    if (!candidate) return undefined;
+    const claimed = await db
+      .updateTable("sms_outbox")
+      .set((eb) => ({
+        status: "sending",
+        lease_expires_at: new Date(Date.parse(now) + leaseMs).toISOString(),
+        attempts: eb("attempts", "+", 1),
+      }))
+      .where("id", "=", candidate.id)
+      .where(due(now))
+      .returningAll()
+      .executeTakeFirst();
+    if (claimed) return claimed as ClaimedSms;
+  }
 }
 
 export type SmsOutcome =

@@ -10,7 +10,7 @@ export interface SmsTransport {
   send(message: { id: string; to: string; text: string }): Promise<void>;
 }
 
-/** A refusal that sending the same message again cannot change (a 4xx other than 408 and 429). */
+/** A refusal that sending the same message again cannot change (a 3xx, or a 4xx other than 408 and 429). */
 export class PermanentSmsFailure extends Error {
   override name = "PermanentSmsFailure";
 }
@@ -32,19 +32,38 @@ export function createSmsTransport(smsUrl: string | undefined): SmsTransport | u
 
   return {
     async send(message) {
-      const response = await fetch(endpoint, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(message),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+      let response: Response;
+      try {
+        response = await fetch(endpoint, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(message),
+          // Followed, a 301 or 302 turns the POST into a GET without the message, which
+          // a provider's page may answer with a 200: the message would count as sent.
+          redirect: "manual",
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+      } catch (error) {
+        throw unreachable(error);
+      }
       if (response.ok) {
         await response.body?.cancel();
         return;
       }
-      const reply = `${response.status} ${(await response.text()).slice(0, 200)}`.trim();
+      // A redirect's target is where SMS_URL should point.
+      const location = response.headers.get("location");
+      const text = (await response.text()).slice(0, 200);
+      const reply = [response.status, location && `(redirects to ${location})`, text].filter(Boolean).join(" ");
       const temporary = response.status >= 500 || response.status === 408 || response.status === 429;
       throw temporary ? new Error(`The SMS provider answered ${reply}`) : new PermanentSmsFailure(reply);
     },
   };
+}
+
+/** fetch's own message is only "fetch failed": its cause says why (refused, DNS, certificate). */
+function unreachable(error: unknown): Error {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const why = cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`The SMS provider could not be reached: ${why ? `${message}: ${why}` : message}`, { cause: error });
 }

@@ -3,14 +3,17 @@ import type { Database } from "../db/schema.ts";
 import { startPolledRuns } from "../jobs/polled-runs.ts";
 import type { Logger } from "../logger.ts";
 import { retryDelayMs } from "../mail/worker.ts";
-import { type ClaimedSms, claimDueSms, finishSms, type SmsOutcome } from "./outbox.ts";
+import { type ClaimedSms, claimNextSms, finishSms, type SmsOutcome } from "./outbox.ts";
 import { createSmsTransport, PermanentSmsFailure } from "./transport.ts";
 
 /**
  * Sends the SMS outbox, inside the server process, as the mail worker sends email:
  * due rows are claimed with a lease (outbox.ts), so several instances on one database
  * send each message once, and a crashed instance's messages are taken over when their
- * lease expires. Messages are few (sign-in codes), so they are sent one at a time.
+ * lease expires. Messages are few (sign-in codes), so they are sent one at a time, each
+ * claimed right before its send: its lease then covers that one send (the transport's
+ * timeout is well under it), never a wait behind other messages, and stop() waits for
+ * one send at most.
  */
 
 export const NO_SMS_PROVIDER_REASON = "not sent — no SMS provider configured";
@@ -21,6 +24,8 @@ export interface SmsWorkerOptions {
   logger: Logger;
   /** How often due rows (retries, other instances' messages) are looked for. Default 5 s. */
   pollIntervalMs?: number;
+  /** How long a claim holds before another worker may take the message over. Default 60 s. */
+  leaseMs?: number;
   /** false: runs only when runOnce() is called (tests). Default true. */
   autoRun?: boolean;
 }
@@ -34,8 +39,6 @@ export interface SmsWorker {
   stop(): Promise<void>;
 }
 
-const LEASE_MS = 60_000;
-const CLAIM_SIZE = 20;
 /** A code lives minutes: a few quick retries, then it is not worth sending. */
 const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 5_000;
@@ -45,11 +48,17 @@ export function startSmsWorker(options: SmsWorkerOptions): SmsWorker {
   const { db } = options;
   const logger = options.logger.child({ component: "sms" });
   const pollIntervalMs = options.pollIntervalMs ?? 5_000;
+  const leaseMs = options.leaseMs ?? 60_000;
   const transport = createSmsTransport(options.smsUrl);
 
   async function outcomeOf(sms: ClaimedSms): Promise<SmsOutcome> {
     if (Date.parse(sms.expires_at) <= Date.now()) {
-      return { status: "failed", error: "the code expired before the message could be sent" };
+      const error = "the code expired before the message could be sent";
+      logger.warn(
+        { smsId: sms.id, kind: sms.kind, to: sms.to_number, attempt: sms.attempts },
+        `SMS not sent: ${error}`,
+      );
+      return { status: "failed", error };
     }
     if (!transport) {
       logger.info(
@@ -80,16 +89,16 @@ export function startSmsWorker(options: SmsWorkerOptions): SmsWorker {
 
   async function drain(): Promise<number> {
     let handled = 0;
-    for (;;) {
-      const rows = await claimDueSms(db, { now: new Date().toISOString(), leaseMs: LEASE_MS, limit: CLAIM_SIZE });
-      for (const sms of rows) {
-        if (!(await finishSms(db, sms, await outcomeOf(sms)))) {
-          logger.warn({ smsId: sms.id }, "SMS handled after its lease was taken over; it may arrive twice");
-        }
+    while (!runs.stopping) {
+      const sms = await claimNextSms(db, leaseMs);
+      if (!sms) break;
+      const outcome = await outcomeOf(sms);
+      if (!(await finishSms(db, sms, outcome)) && outcome.status === "sent") {
+        logger.warn({ smsId: sms.id }, "SMS sent after its lease was taken over; it may arrive twice");
       }
-      handled += rows.length;
-      if (rows.length < CLAIM_SIZE || runs.stopping) return handled;
+      handled += 1;
     }
+    return handled;
   }
 
   const runs = startPolledRuns({

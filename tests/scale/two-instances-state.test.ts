@@ -16,8 +16,9 @@ import { type SmsReceiver, startSmsReceiver } from "./sms-receiver.ts";
 const PUBLIC_URL = "http://bastion-cluster.test";
 /**
  * Text messages, each answered by the provider after SMS_DELAY_MS. A worker sends them one
- * after another, claiming 20 at a time: alone, it would still be claiming more 5 s (its
- * poll interval) after it started, by when the other worker has polled and claimed some.
+ * after another, claiming each right before its send: alone, it would still be sending
+ * 5 s (its poll interval) after it started, by when the other worker has polled and
+ * claimed some.
  */
 const TEXT_MESSAGES = 80;
 const SMS_DELAY_MS = 120;
