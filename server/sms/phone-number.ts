@@ -9,10 +9,15 @@ export const PHONE_NUMBER_MESSAGE =
 
 /** What people type between digits: spaces, dashes, dots and brackets. */
 const SEPARATORS = /[\s\-.()]/g;
+const TRUNK_PREFIX = /\(0\)/g;
 
-/** The number in E.164 ("+447700900123"), or null when it is not one. "00" before the country code counts as "+". */
+/**
+ * The number in E.164 ("+447700900123"), or null when it is not one. "00" before the
+ * country code counts as "+". A "(0)" is the trunk prefix some write after the country
+ * code ("+44 (0)7700 900123"), dialled only from inside the country: it is left out.
+ */
 export function toE164(typed: string): string | null {
-  const compact = typed.trim().replace(SEPARATORS, "").replace(/^00/, "+");
+  const compact = typed.trim().replace(TRUNK_PREFIX, "").replace(SEPARATORS, "").replace(/^00/, "+");
   return /^\+[1-9]\d{7,14}$/.test(compact) ? compact : null;
 }
 
