@@ -1,3 +1,4 @@
+import type { Logger } from "../logger.ts";
 import type { MediaLibrary } from "../media/library.ts";
 import type { LibraryImage, ResponsiveSource } from "../media/reader-images.ts";
 import type { ChapterPreview } from "./draft-preview.ts";
@@ -66,7 +67,11 @@ export type ReaderLookup =
 /** Sections before this one are near the top: their first image loads at once, later ones lazily. */
 const EAGER_IMAGE_BEFORE_SECTION = 3;
 
-type ImageLookup = Pick<MediaLibrary, "describeImages">;
+/** What preparing a chapter reads besides its content: the media library's images, and a logger. */
+export interface ReaderSources {
+  media: Pick<MediaLibrary, "describeImages">;
+  logger: Pick<Logger, "warn">;
+}
 
 /**
  * /projects shows the first published chapter (or Coming Soon), /projects/:slug its
@@ -74,7 +79,7 @@ type ImageLookup = Pick<MediaLibrary, "describeImages">;
  */
 export async function readReader(
   content: PublishedContent,
-  media: ImageLookup,
+  sources: ReaderSources,
   origin: string,
   slug: string | undefined,
 ): Promise<ReaderLookup> {
@@ -88,7 +93,7 @@ export async function readReader(
     kind: "reader",
     reader: {
       chapters,
-      current: await prepareChapter(lookup.page, media),
+      current: await prepareChapter(lookup.page, sources),
       origin,
       path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
     },
@@ -101,12 +106,12 @@ export async function readReader(
  */
 export async function prepareChapterPreview(
   preview: ChapterPreview,
-  media: ImageLookup,
+  sources: ReaderSources,
   origin: string,
 ): Promise<ReaderData> {
   return {
     chapters: preview.chapters,
-    current: await prepareChapter(preview.page, media),
+    current: await prepareChapter(preview.page, sources),
     origin,
     path: `/projects/${preview.page.chapter.slug}`,
   };
@@ -115,28 +120,30 @@ export async function prepareChapterPreview(
 /** One section as the reader would show it: the section editor's live preview. */
 export async function prepareSectionPreview(
   section: ChapterSection,
-  media: ImageLookup,
+  sources: ReaderSources,
 ): Promise<ReaderSection | null> {
   const src = section.content.trim();
   const library =
-    section.type === "image" && isImageSource(src) ? (await media.describeImages([src])).get(src) : undefined;
-  return prepareSection(section, new Set(), { library, eager: true });
+    section.type === "image" && isImageSource(src) ? (await sources.media.describeImages([src])).get(src) : undefined;
+  return prepareSection(section, new Set(), { library, eager: true }, sources.logger);
 }
 
-async function prepareChapter(page: ChapterPage, media: ImageLookup): Promise<ReaderChapter> {
+async function prepareChapter(page: ChapterPage, sources: ReaderSources): Promise<ReaderChapter> {
   const anchors = new Set<string>();
   const imageSections = page.sections.filter(
     (section) => section.type === "image" && isImageSource(section.content.trim()),
   );
-  const images = await media.describeImages(imageSections.map((section) => section.content.trim()));
+  const images = await sources.media.describeImages(imageSections.map((section) => section.content.trim()));
   const first = imageSections[0];
   const eagerImageId = first && page.sections.indexOf(first) < EAGER_IMAGE_BEFORE_SECTION ? first.id : undefined;
   const sections = await Promise.all(
     page.sections.map((section) =>
-      prepareSection(section, anchors, {
-        library: images.get(section.content.trim()),
-        eager: section.id === eagerImageId,
-      }),
+      prepareSection(
+        section,
+        anchors,
+        { library: images.get(section.content.trim()), eager: section.id === eagerImageId },
+        sources.logger,
+      ),
     ),
   );
   const { id, slug, title, number } = page.chapter;
@@ -154,6 +161,7 @@ async function prepareSection(
   section: ChapterSection,
   anchors: Set<string>,
   image: { library: LibraryImage | null | undefined; eager: boolean },
+  logger: Pick<Logger, "warn">,
 ): Promise<ReaderSection | null> {
   const { id, content } = section;
   switch (section.type) {
@@ -172,7 +180,7 @@ async function prepareSection(
         code: content,
         language: section.language?.trim() || null,
         caption: section.caption?.trim() || null,
-        html: await highlightCode(content, section.language),
+        html: await highlightCode(content, section.language, logger),
       };
     case "image": {
       const src = content.trim();

@@ -1,8 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { prepareSectionPreview, type ReaderSection } from "../../../server/content/reader.ts";
+import { prepareSectionPreview, type ReaderSection, type ReaderSources } from "../../../server/content/reader.ts";
 import { imageOriginRefusal } from "../../../server/content/section-input.ts";
-import type { MediaLibrary } from "../../../server/media/library.ts";
 import { PROJECTS_INTENTS, sectionPreviewSchema } from "./schemas";
 
 /** The answer to a live preview: the section as the reader shows it, or why there is nothing to show. */
@@ -18,7 +17,7 @@ export type SectionPreviewAnswer =
  */
 export async function answerSectionPreview(
   formData: FormData,
-  media: Pick<MediaLibrary, "describeImages">,
+  sources: ReaderSources,
   imageOrigins: readonly string[],
 ) {
   const submission = parseWithZod(formData, { schema: sectionPreviewSchema });
@@ -27,7 +26,7 @@ export async function answerSectionPreview(
   }
   const refusal = submission.value.type === "image" ? imageOriginRefusal(submission.value.content, imageOrigins) : null;
   if (refusal) return previewRefusal(refusal);
-  const section = await prepareSectionPreview({ id: "section-preview", ...submission.value }, media);
+  const section = await prepareSectionPreview({ id: "section-preview", ...submission.value }, sources);
   return data<SectionPreviewAnswer>({ intent: PROJECTS_INTENTS.previewSection, section });
 }
 

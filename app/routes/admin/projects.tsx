@@ -44,7 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireRole(services, request, "editor");
   const formData = await readForm(request);
   if (formData.get("intent") === PROJECTS_INTENTS.previewSection) {
-    return answerSectionPreview(formData, mediaLibraryOf(services), sectionImageOrigins(services.config));
+    return answerSectionPreview(
+      formData,
+      { media: mediaLibraryOf(services), logger: services.logger },
+      sectionImageOrigins(services.config),
+    );
   }
   return runFormAction(formData, projectsIntents(contentStoreFor(context)), services.logger);
 }

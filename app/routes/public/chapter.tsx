@@ -24,16 +24,16 @@ const CHAPTER_PREVIEW_HEADERS = {
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  const media = mediaLibraryOf(services);
+  const sources = { media: mediaLibraryOf(services), logger: services.logger };
   const origin = services.config.publicOrigin;
   if (new URL(request.url).searchParams.has("preview")) {
     const viewer = await getViewer(services, request);
     const preview = viewer?.roles.isEditor ? await readChapterPreview(services.db, params.slug) : null;
     if (!preview) throw data(null, { status: 404 });
-    const reader = await prepareChapterPreview(preview, media, origin);
+    const reader = await prepareChapterPreview(preview, sources, origin);
     return data({ ...reader, preview: { published: preview.published } }, { headers: CHAPTER_PREVIEW_HEADERS });
   }
-  const lookup = await readReader(services.content, media, origin, params.slug);
+  const lookup = await readReader(services.content, sources, origin, params.slug);
   if (lookup.kind === "redirect") throw redirect(`/projects/${encodeURIComponent(lookup.slug)}`, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
   return { ...lookup.reader, preview: null };

@@ -12,7 +12,8 @@ import type { Route } from "./+types/projects";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  const lookup = await readReader(services.content, mediaLibraryOf(services), services.config.publicOrigin, undefined);
+  const sources = { media: mediaLibraryOf(services), logger: services.logger };
+  const lookup = await readReader(services.content, sources, services.config.publicOrigin, undefined);
   if (lookup.kind === "redirect") throw redirect(`/projects/${encodeURIComponent(lookup.slug)}`, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
   return lookup.reader;
