@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { checkState, choose, chooseTheme, expectKeyboardDialog, LOOKS, toast } from "./helpers/admin-screens.ts";
 import { textOf, withPage } from "./helpers/browser.ts";
@@ -121,6 +122,32 @@ describe("the users action", () => {
     expect(badRole.status).toBe(400);
     expect(await badRole.text()).toContain("Choose a role.");
     expect((await post("admin", { intent: "delete-user", userId: "nobody" })).status).toBe(404);
+  });
+
+  it("lists every account, past the 100 rows Better Auth's adapter returns by default", async () => {
+    const ids = Array.from({ length: 101 }, (_, index) => `many-${String(index).padStart(3, "0")}`);
+    const emailOf = (id: string) => `${id}@example.com`;
+    await adminSite.database(async (db) => {
+      // Written directly: a hundred accounts made through the password hasher take many seconds.
+      for (const [index, id] of ids.entries()) {
+        const at = new Date(Date.UTC(2030, 0, 1) + index * 1000).toISOString();
+        await sql`insert into "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
+          values (${id}, ${id}, ${emailOf(id)}, false, ${at}, ${at})`.execute(db);
+      }
+      await db
+        .insertInto("user_roles")
+        .values(ids.map((id) => ({ user_id: id, role: "editor" as const })))
+        .execute();
+    });
+    try {
+      const page = await fetch(`${adminSite.base}/admin/users`, { headers: { Cookie: adminSite.sessions.admin } });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      // The newest account, the last of the list, was the one left out.
+      for (const id of [ids[0], ids.at(-1)]) expect(html).toContain(`data-testid="user-${emailOf(id as string)}"`);
+    } finally {
+      await adminSite.database((db) => sql`delete from "user" where id in (${sql.join(ids)})`.execute(db));
+    }
   });
 
   it("is for admins only", async () => {

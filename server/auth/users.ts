@@ -25,6 +25,7 @@ export interface AuthInternals {
     | "findUserByEmail"
     | "findUserById"
     | "listUsers"
+    | "countTotalUsers"
     | "deleteUser"
     | "updatePassword"
     | "findCredentialAccount"
@@ -197,8 +198,10 @@ export async function createUser(services: AccountServices, input: NewUser): Pro
 /** Every user with their role, oldest first. */
 export async function listUsers(services: AccountServices): Promise<UserSummary[]> {
   const context = await services.auth.$context;
+  // Better Auth's adapter returns its first 100 rows unless told how many to return.
+  const total = await context.internalAdapter.countTotalUsers();
   const [users, roles] = await Promise.all([
-    context.internalAdapter.listUsers(undefined, undefined, { field: "createdAt", direction: "asc" }),
+    context.internalAdapter.listUsers(total, undefined, { field: "createdAt", direction: "asc" }),
     services.db.selectFrom("user_roles").select(["user_id", "role"]).execute(),
   ]);
   const roleOf = new Map<string, Role>();
