@@ -13,7 +13,8 @@ import { LRUCache } from "lru-cache";
  * GET `<path>.data` request, answered 200; redirects answer 202/204 and do not count).
  * What does not: bots, requests without a User-Agent, HEAD and other methods,
  * prefetches and prerenders, the admin area, sign-in pages, the API, assets, the
- * health check, errors and 404s (so made-up paths cannot grow the table), and a
+ * health check, errors and 404s (so made-up paths cannot grow the table), a chapter
+ * preview (`?preview`, shown to editors and admins only, drafts included), and a
  * `.data` request for the page the browser already shows (Referer equal to the page:
  * the revalidation React Router does after a form submission, not a new view).
  */
@@ -49,6 +50,7 @@ export function pageViewCandidate(
   const queryStart = url.indexOf("?");
   const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
   const search = queryStart === -1 ? "" : url.slice(queryStart);
+  if (search && new URLSearchParams(search).has("preview")) return undefined;
 
   let kind: ViewKind;
   let pagePath: string;

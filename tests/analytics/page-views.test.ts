@@ -330,6 +330,18 @@ describe.each(TEST_DIALECTS)("public page views counter on %s", (dialect) => {
     expect(await rows(handle.db)).toEqual([{ day: utcDay(new Date()), path: "/about", views: 1 }]);
   });
 
+  it("does not count chapter previews (?preview), which only editors and admins are shown, drafts included", async () => {
+    const { counter, get } = await startSite();
+    expect(await get("/projects/draft-chapter?preview")).toBe(200);
+    expect(await get("/projects/draft-chapter?preview=")).toBe(200);
+    expect(await get("/projects/intro?utm_source=x&preview")).toBe(200);
+    expect(await get("/projects/draft-chapter.data?preview&_routes=routes%2Fpublic%2Fchapter", DATA_HEADERS)).toBe(200);
+    // A parameter that merely contains the word is an ordinary view.
+    expect(await get("/projects/intro?previewed=1")).toBe(200);
+    await counter.flush();
+    expect(await rows(handle.db)).toEqual([{ day: utcDay(new Date()), path: "/projects/intro", views: 1 }]);
+  });
+
   it("judges each request's User-Agent on its own when one connection carries several", async () => {
     const { url, counter } = await startSite();
     // One keep-alive connection, as a reverse proxy's to the server may be.
