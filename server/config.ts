@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { Cron } from "croner";
 import { z } from "zod";
@@ -12,6 +13,8 @@ import { parseTrustProxy } from "./http/client-address.ts";
  */
 
 const MIN_SECRET_LENGTH = 32;
+/** What precedes the file's path in an SQLite DATABASE_URL. */
+const SQLITE_PREFIX = /^(sqlite|file):(\/\/)?/;
 
 const optionalText = z
   .string()
@@ -23,14 +26,39 @@ const httpUrl = (name: string) =>
   z
     .string()
     .trim()
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === "http:" || url.protocol === "https:";
-      } catch {
-        return false;
-      }
-    }, `${name} must be an http:// or https:// URL`);
+    // abort: the checks chained after this one parse the value.
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return url.protocol === "http:" || url.protocol === "https:";
+        } catch {
+          return false;
+        }
+      },
+      { message: `${name} must be an http:// or https:// URL`, abort: true },
+    );
+
+/** Whether a URL's user name and password are percent-encoded (a raw "%" makes decoding them throw). */
+function credentialsDecode(url: URL): boolean {
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A base URL other addresses are built on (the site's, the bucket's): a query, a fragment
+ * or credentials in it would end up in every link, or be dropped without a word.
+ */
+const baseUrl = (name: string, example: string) =>
+  httpUrl(name).refine((value) => {
+    const url = new URL(value);
+    return !url.username && !url.password && !/[?#]/.test(value);
+  }, `${name} must not carry credentials, a query or a fragment (e.g. ${example})`);
 
 /** A duration in (possibly fractional) seconds, between min and max, turned into milliseconds. */
 const seconds = (name: string, fallback: number, min: number, max: number) =>
@@ -51,9 +79,15 @@ function backupPattern(value: string): string | null | undefined {
   const named: Record<string, string | null> = { off: null, hourly: "@hourly", daily: "@daily", weekly: "@weekly" };
   const lower = value.toLowerCase();
   if (Object.hasOwn(named, lower)) return named[lower];
+  // Five fields as the README documents: croner reads a sixth leading field as seconds
+  // (`30 3 * * * *` would run every hour), and a pattern that never comes due
+  // (`0 0 30 2 *`) would leave the site without backups.
+  if (!value.startsWith("@") && value.split(/\s+/).length !== 5) return undefined;
   try {
-    new Cron(value, { paused: true }).stop();
-    return value;
+    const cron = new Cron(value, { paused: true });
+    const runs = cron.nextRun() !== null;
+    cron.stop();
+    return runs ? value : undefined;
   } catch {
     return undefined;
   }
@@ -94,8 +128,17 @@ const environmentSchema = z.object({
     .string()
     .trim()
     .default("127.0.0.1")
-    .refine((value) => value !== "", "HOST must not be empty"),
-  PUBLIC_URL: httpUrl("PUBLIC_URL").optional(),
+    .refine(
+      (value) => isIP(value) !== 0 || /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/i.test(value),
+      "HOST must be an IP address (without brackets) or a host name",
+    ),
+  // Bastion is served at the root of its host: a path would be dropped from every link.
+  PUBLIC_URL: baseUrl("PUBLIC_URL", "https://bastion.example.com")
+    .refine(
+      (value) => new URL(value).pathname === "/",
+      "PUBLIC_URL must be an origin without a path (e.g. https://bastion.example.com)",
+    )
+    .optional(),
   DATA_DIR: z
     .string()
     .trim()
@@ -108,6 +151,14 @@ const environmentSchema = z.object({
     .refine(
       (value) => !value || /^postgres(ql)?:\/\//.test(value) || /^(sqlite|file):/.test(value),
       "DATABASE_URL must start with postgres://, postgresql://, sqlite: or file:",
+    )
+    .refine(
+      (value) => !value || !/^postgres/.test(value) || postgresUrlParses(value),
+      "DATABASE_URL is not a valid postgres:// URL (check the host and port, and percent-encode the password)",
+    )
+    .refine(
+      (value) => !value || /^postgres/.test(value) || value.replace(SQLITE_PREFIX, "") !== "",
+      "DATABASE_URL must name the SQLite file (e.g. file:/var/lib/bastion/bastion.sqlite)",
     ),
   AUTH_SECRET: z
     .string()
@@ -120,19 +171,27 @@ const environmentSchema = z.object({
     .string()
     .trim()
     .optional()
-    .refine((value) => !value || /^smtps?:\/\/[^/]/.test(value), "SMTP_URL must be an smtp:// or smtps:// URL"),
+    .refine(
+      (value) => !value || (/^smtps?:\/\/[^/]/.test(value) && URL.canParse(value) && new URL(value).hostname !== ""),
+      "SMTP_URL must be an smtp:// or smtps:// URL",
+    ),
   MAIL_FROM: optionalText,
   MAIL_POLL_SECONDS: seconds("MAIL_POLL_SECONDS", 5, 0.1, 3600),
   MAIL_LEASE_SECONDS: seconds("MAIL_LEASE_SECONDS", 120, 1, 86_400),
   MAIL_RETRY_BASE_SECONDS: seconds("MAIL_RETRY_BASE_SECONDS", 30, 0.1, 3600),
   NEWSLETTER_POLL_SECONDS: seconds("NEWSLETTER_POLL_SECONDS", 10, 0.1, 3600),
-  SMS_URL: httpUrl("SMS_URL").optional(),
-  S3_ENDPOINT: httpUrl("S3_ENDPOINT").optional(),
+  SMS_URL: httpUrl("SMS_URL")
+    .refine(
+      (value) => credentialsDecode(new URL(value)),
+      "SMS_URL must percent-encode its user name and key (write % as %25, @ as %40, : as %3A)",
+    )
+    .optional(),
+  S3_ENDPOINT: baseUrl("S3_ENDPOINT", "https://s3.example.com").optional(),
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
-  S3_PUBLIC_URL: httpUrl("S3_PUBLIC_URL").optional(),
+  S3_PUBLIC_URL: baseUrl("S3_PUBLIC_URL", "https://media.example.com").optional(),
   IMAGE_ORIGINS: z
     .string()
     .trim()
@@ -231,9 +290,21 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) {
     throw new ConfigError("ADMIN_PASSWORD must be set when ADMIN_EMAIL is set");
   }
+  // Without ADMIN_EMAIL no owner account is created: the others would be ignored.
+  for (const name of ["ADMIN_PASSWORD", "ADMIN_NAME"] as const) {
+    if (env[name] && !env.ADMIN_EMAIL) throw new ConfigError(`ADMIN_EMAIL must be set when ${name} is set`);
+  }
   const s3Keys = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3Keys.some(Boolean) && !s3Keys.every(Boolean)) {
     throw new ConfigError("S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY");
+  }
+  // Without S3_BUCKET media stay on local disk: the bucket's other settings would be ignored.
+  for (const name of ["S3_ENDPOINT", "S3_REGION", "S3_PUBLIC_URL"] as const) {
+    if (env[name] && !env.S3_BUCKET) {
+      throw new ConfigError(
+        `S3_BUCKET must be set when ${name} is set (with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`,
+      );
+    }
   }
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
     throw new ConfigError("METRICS_PORT must differ from PORT: the metrics listener is a separate one");
@@ -291,9 +362,18 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
   };
 }
 
+/**
+ * Whether pg can read a postgres:// URL (an out-of-range port or a broken host would
+ * otherwise fail the first connection with a bare "Invalid URL"). As pg does, spaces
+ * and a raw "%" are tolerated, and so is an empty host (a Unix socket given as ?host=).
+ */
+function postgresUrlParses(value: string): boolean {
+  return URL.canParse(value.replaceAll(" ", "%20").replace("@/", "@localhost/"));
+}
+
 function sqliteFile(databaseUrl: string | undefined, dataDir: string): string {
   if (!databaseUrl) return path.join(dataDir, "bastion.sqlite");
-  const file = databaseUrl.replace(/^(sqlite|file):(\/\/)?/, "");
+  const file = databaseUrl.replace(SQLITE_PREFIX, "");
   return path.resolve(file);
 }
 

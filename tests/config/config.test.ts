@@ -6,6 +6,9 @@ import { ConfigError, loadConfig, resolveAuthSecret } from "../../server/config.
 import { configError } from "../helpers/config-error.ts";
 import { runScript } from "../helpers/run-script.ts";
 
+/** A complete S3 configuration, for the checks of its optional settings. */
+const S3 = { S3_BUCKET: "media", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" };
+
 describe("loadConfig", () => {
   it("uses the documented defaults with an empty environment", () => {
     const config = loadConfig({});
@@ -59,10 +62,31 @@ describe("loadConfig", () => {
   });
 
   it("takes the origin of PUBLIC_URL", () => {
-    expect(loadConfig({ PUBLIC_URL: "https://sec.example.com/some/path?q=1" }).publicOrigin).toBe(
-      "https://sec.example.com",
-    );
+    expect(loadConfig({ PUBLIC_URL: "https://sec.example.com/" }).publicOrigin).toBe("https://sec.example.com");
     expect(loadConfig({ PUBLIC_URL: "http://example.org:8443" }).publicOrigin).toBe("http://example.org:8443");
+  });
+
+  it("accepts the documented forms of the URLs, hosts and schedules", () => {
+    const config = loadConfig({
+      HOST: "::",
+      SMS_URL: "https://user:k%25ey%40x@sms-provider.example/messages",
+      SMTP_URL: "smtps://user:p%ss@mail.example.com:465",
+      S3_ENDPOINT: "http://minio:9000/",
+      S3_BUCKET: "media",
+      S3_REGION: "auto",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PUBLIC_URL: "https://cdn.example.com/media",
+      BACKUP_SCHEDULE: "0 4 29 2 *",
+    });
+    expect(config.host).toBe("::");
+    expect(config.sms.url).toBe("https://user:k%25ey%40x@sms-provider.example/messages");
+    expect(config.s3).toMatchObject({ endpoint: "http://minio:9000/", publicUrl: "https://cdn.example.com/media" });
+    expect(config.backup.schedule).toBe("0 4 29 2 *");
+    for (const HOST of ["0.0.0.0", "localhost", "bastion_app", "app.internal"])
+      expect(loadConfig({ HOST }).host).toBe(HOST);
+    // A Unix socket, as pg reads it.
+    expect(loadConfig({ DATABASE_URL: "postgres:///bastion?host=/var/run/postgresql" }).database.kind).toBe("postgres");
   });
 
   it("selects PostgreSQL when DATABASE_URL starts with postgres://", () => {
@@ -114,6 +138,42 @@ describe("loadConfig", () => {
       [{ LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent"],
       [{ PUBLIC_URL: "ftp://x" }, "PUBLIC_URL must be an http:// or https:// URL"],
       [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL must be an http:// or https:// URL"],
+      [
+        { PUBLIC_URL: "https://sec.example.com/bastion" },
+        "PUBLIC_URL must be an origin without a path (e.g. https://bastion.example.com)",
+      ],
+      [
+        { PUBLIC_URL: "https://sec.example.com/?utm=1" },
+        "PUBLIC_URL must not carry credentials, a query or a fragment (e.g. https://bastion.example.com)",
+      ],
+      [
+        { PUBLIC_URL: "https://admin:pw@sec.example.com" },
+        "PUBLIC_URL must not carry credentials, a query or a fragment (e.g. https://bastion.example.com)",
+      ],
+      [{ HOST: "[::1]" }, "HOST must be an IP address (without brackets) or a host name"],
+      [{ HOST: "http://0.0.0.0" }, "HOST must be an IP address (without brackets) or a host name"],
+      [
+        { SMS_URL: "https://user:50%off@sms-provider.example/messages" },
+        "SMS_URL must percent-encode its user name and key (write % as %25, @ as %40, : as %3A)",
+      ],
+      [
+        { SMS_URL: "https://us%er:key@sms-provider.example/messages" },
+        "SMS_URL must percent-encode its user name and key (write % as %25, @ as %40, : as %3A)",
+      ],
+      [
+        { DATABASE_URL: "postgres://bastion:pw@db.internal:99999/bastion" },
+        "DATABASE_URL is not a valid postgres:// URL (check the host and port, and percent-encode the password)",
+      ],
+      [
+        { DATABASE_URL: "sqlite:" },
+        "DATABASE_URL must name the SQLite file (e.g. file:/var/lib/bastion/bastion.sqlite)",
+      ],
+      [
+        { DATABASE_URL: "file://" },
+        "DATABASE_URL must name the SQLite file (e.g. file:/var/lib/bastion/bastion.sqlite)",
+      ],
+      [{ SMTP_URL: "smtp://mail host:587" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
+      [{ SMTP_URL: "smtp://mail.example.com:99999" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
       [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must start with postgres://, postgresql://, sqlite: or file:"],
       [{ AUTH_SECRET: "too-short" }, "AUTH_SECRET must be at least 32 characters long"],
       [{ ADMIN_EMAIL: "owner@example.com" }, "ADMIN_PASSWORD must be set when ADMIN_EMAIL is set"],
@@ -140,6 +200,36 @@ describe("loadConfig", () => {
         "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
       ],
       [{ S3_BUCKET: "media" }, "S3_BUCKET must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY"],
+      [
+        { S3_ENDPOINT: "http://minio:9000" },
+        "S3_BUCKET must be set when S3_ENDPOINT is set (with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)",
+      ],
+      [
+        { S3_REGION: "eu-west-3" },
+        "S3_BUCKET must be set when S3_REGION is set (with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)",
+      ],
+      [
+        { S3_PUBLIC_URL: "https://media.example.com" },
+        "S3_BUCKET must be set when S3_PUBLIC_URL is set (with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)",
+      ],
+      [
+        { ...S3, S3_PUBLIC_URL: "https://media.example.com/?v=1" },
+        "S3_PUBLIC_URL must not carry credentials, a query or a fragment (e.g. https://media.example.com)",
+      ],
+      [
+        { ...S3, S3_ENDPOINT: "https://key:secret@s3.example.com" },
+        "S3_ENDPOINT must not carry credentials, a query or a fragment (e.g. https://s3.example.com)",
+      ],
+      [{ ADMIN_PASSWORD: "correct horse battery staple" }, "ADMIN_EMAIL must be set when ADMIN_PASSWORD is set"],
+      [{ ADMIN_NAME: "Ada" }, "ADMIN_EMAIL must be set when ADMIN_NAME is set"],
+      [
+        { BACKUP_SCHEDULE: "30 3 * * * *" },
+        "BACKUP_SCHEDULE must be off, hourly, daily, weekly or a cron expression (e.g. 30 3 * * *)",
+      ],
+      [
+        { BACKUP_SCHEDULE: "0 3 31 4 *" },
+        "BACKUP_SCHEDULE must be off, hourly, daily, weekly or a cron expression (e.g. 30 3 * * *)",
+      ],
     ])("%o", (env, message) => {
       const actual = configError(env);
       expect(actual).toBe(message);
@@ -220,11 +310,18 @@ describe("resolveAuthSecret", () => {
 });
 
 describe("server start-up with a bad variable", () => {
-  it("exits with code 1 and one line on stderr naming the variable", async () => {
+  it.each([
+    [{ PORT: "abc" }, "PORT must be an integer between 1 and 65535"],
+    // A raw "%" in the key used to pass, then fail start-up with a bare "URI malformed".
+    [
+      { SMS_URL: "https://user:50%off@sms-provider.example/messages" },
+      "SMS_URL must percent-encode its user name and key (write % as %25, @ as %40, : as %3A)",
+    ],
+  ])("exits with code 1 and one line on stderr naming the variable: %o", async (env, message) => {
     const scratch = mkdtempSync(path.join(tmpdir(), "bastion-start-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     const { code, stdout, stderr } = await runScript("server/main.ts", [], {
-      PORT: "abc",
+      ...env,
       DATA_DIR: path.join(scratch, "data"),
     });
 
@@ -232,7 +329,7 @@ describe("server start-up with a bad variable", () => {
     expect(stdout).toBe("");
     const lines = stderr.split("\n").filter((line) => line !== "");
     expect(lines, stderr).toHaveLength(1);
-    expect(lines[0]).toContain("PORT must be an integer between 1 and 65535");
+    expect(lines[0]).toBe(`Configuration error: ${message}`);
     expect(stderr.endsWith("\n")).toBe(true);
     // It stopped before touching DATA_DIR.
     expect(existsSync(path.join(scratch, "data"))).toBe(false);
