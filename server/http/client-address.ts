@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { isIP } from "node:net";
 import type { TLSSocket } from "node:tls";
 import proxyaddr from "proxy-addr";
 
@@ -48,6 +49,9 @@ export function parseTrustProxy(value: string): TrustProxy {
   for (const entry of entries) {
     if ((PROXY_NAMES as readonly string[]).includes(entry)) continue;
     try {
+      // proxy-addr reads a bare number as an IPv4 address ("1" is 0.0.0.1): "1,2", meant
+      // as hop counts, would trust two addresses that never occur.
+      if (isIP(entry.split("/")[0] as string) === 0) throw new Error("not an address");
       proxyaddr.compile(entry);
     } catch {
       throw new Error(

@@ -67,6 +67,12 @@ describe("TRUST_PROXY", () => {
       "loopback,300.1.1.1",
       `TRUST_PROXY: "300.1.1.1" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal; ${FORMS}`,
     ],
+    // proxy-addr alone would read these as the addresses 0.0.0.1 and 0.0.0.2.
+    ["1,2", `TRUST_PROXY: "1" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal; ${FORMS}`],
+    [
+      "loopback, 2/8",
+      `TRUST_PROXY: "2/8" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal; ${FORMS}`,
+    ],
     [
       "loopback,,10.0.0.1",
       `TRUST_PROXY has an empty entry in its list: it must be ${FORMS.slice("TRUST_PROXY must be ".length)}`,
