@@ -164,7 +164,8 @@ const environmentSchema = z.object({
     .string()
     .optional()
     .refine(
-      (value) => value === undefined || value.length >= MIN_SECRET_LENGTH,
+      // Spaces around it, as an env file may leave, add nothing to guess: not counted.
+      (value) => value === undefined || value.trim().length >= MIN_SECRET_LENGTH,
       `AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`,
     ),
   SMTP_URL: z

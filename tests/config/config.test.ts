@@ -176,6 +176,7 @@ describe("loadConfig", () => {
       [{ SMTP_URL: "smtp://mail.example.com:99999" }, "SMTP_URL must be an smtp:// or smtps:// URL"],
       [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must start with postgres://, postgresql://, sqlite: or file:"],
       [{ AUTH_SECRET: "too-short" }, "AUTH_SECRET must be at least 32 characters long"],
+      [{ AUTH_SECRET: `   ${"x".repeat(30)}   ` }, "AUTH_SECRET must be at least 32 characters long"],
       [{ ADMIN_EMAIL: "owner@example.com" }, "ADMIN_PASSWORD must be set when ADMIN_EMAIL is set"],
       [{ ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "x" }, "ADMIN_EMAIL must be an email address"],
       [
