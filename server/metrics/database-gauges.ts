@@ -8,9 +8,14 @@ import { countEmailsByStatus } from "../mail/outbox.ts";
 /**
  * Gauges read from the database when Prometheus scrapes, one query each: the email and
  * SMS outboxes by status, the active newsletter subscribers, and PostgreSQL's pool. A
- * query that fails leaves its gauge empty for that scrape (and says so in the log)
- * rather than failing the whole scrape, whose process metrics still tell something.
+ * query that fails, or has no answer within QUERY_TIMEOUT_MS, leaves its gauge empty for
+ * that scrape (and says so in the log) rather than failing or stalling the whole scrape,
+ * whose process metrics and pool gauges still tell something: most of all while the
+ * database hangs.
  */
+
+/** Well within Prometheus's default scrape timeout (10 s). */
+const QUERY_TIMEOUT_MS = 2000;
 
 export interface DatabaseGaugeSources {
   db: Kysely<Database>;
@@ -23,9 +28,38 @@ export function registerDatabaseGauges(
   options: DatabaseGaugeSources & { logger: Pick<Logger, "warn"> },
 ): void {
   const { db, pool, logger } = options;
-  const failed = (gauge: Gauge<string>, what: string) => (error: unknown) => {
-    gauge.reset();
-    logger.warn({ err: error }, `Metrics: could not count ${what}`);
+
+  /**
+   * A gauge's collect(): sets the gauge from its query's result. One query at a time: a
+   * scrape that comes while the last one still waits for the database waits on that one
+   * instead of queueing another behind it.
+   */
+  const readFromDatabase = <T>(
+    what: string,
+    query: () => Promise<T>,
+    set: (gauge: Gauge<string>, result: T) => void,
+  ) => {
+    let pending: Promise<T> | undefined;
+    return async function collect(this: Gauge<string>): Promise<void> {
+      pending ??= query().finally(() => {
+        pending = undefined;
+      });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timedOut = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
+        });
+        set(this, await Promise.race([pending, timedOut]));
+      } catch (error) {
+        // reset() leaves a gauge without labels at 0, which would read as a real count:
+        // remove({}) takes that series out too.
+        this.reset();
+        this.remove({});
+        logger.warn({ err: error }, `Metrics: could not count ${what}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
   };
 
   new Gauge({
@@ -33,14 +67,13 @@ export function registerDatabaseGauges(
     help: "Emails in the outbox, by status (pending and sending: queued; sent; failed; unsent)",
     labelNames: ["status"] as const,
     registers: [registry],
-    async collect() {
-      await countEmailsByStatus(db).then(
-        (counts) => {
-          for (const status of OUTBOX_STATUSES) this.set({ status }, counts[status]);
-        },
-        failed(this, "the email outbox"),
-      );
-    },
+    collect: readFromDatabase(
+      "the email outbox",
+      () => countEmailsByStatus(db),
+      (gauge, counts) => {
+        for (const status of OUTBOX_STATUSES) gauge.set({ status }, counts[status]);
+      },
+    ),
   });
 
   new Gauge({
@@ -48,34 +81,35 @@ export function registerDatabaseGauges(
     help: "Text messages in the SMS outbox, by status (pending and sending: queued; sent; failed; unsent)",
     labelNames: ["status"] as const,
     registers: [registry],
-    async collect() {
-      const rows = db
-        .selectFrom("sms_outbox")
-        .select((eb) => ["status", eb.fn.countAll<number>().as("count")])
-        .groupBy("status")
-        .execute();
-      await rows.then(
-        (found) => {
-          const counts = new Map(found.map((row) => [row.status, Number(row.count)]));
-          for (const status of OUTBOX_STATUSES) this.set({ status }, counts.get(status) ?? 0);
-        },
-        failed(this, "the SMS outbox"),
-      );
-    },
+    collect: readFromDatabase(
+      "the SMS outbox",
+      () =>
+        db
+          .selectFrom("sms_outbox")
+          .select((eb) => ["status", eb.fn.countAll<number>().as("count")])
+          .groupBy("status")
+          .execute(),
+      (gauge, found) => {
+        const counts = new Map(found.map((row) => [row.status, Number(row.count)]));
+        for (const status of OUTBOX_STATUSES) gauge.set({ status }, counts.get(status) ?? 0);
+      },
+    ),
   });
 
   new Gauge({
     name: "bastion_newsletter_active_subscribers",
     help: "Newsletter subscribers who confirmed their address and are subscribed",
     registers: [registry],
-    async collect() {
-      const row = db
-        .selectFrom("newsletter_subscribers")
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .where("status", "=", "active")
-        .executeTakeFirstOrThrow();
-      await row.then(({ count }) => this.set(Number(count)), failed(this, "the newsletter subscribers"));
-    },
+    collect: readFromDatabase(
+      "the newsletter subscribers",
+      () =>
+        db
+          .selectFrom("newsletter_subscribers")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .where("status", "=", "active")
+          .executeTakeFirstOrThrow(),
+      (gauge, { count }) => gauge.set(Number(count)),
+    ),
   });
 
   if (!pool) return;
