@@ -39,9 +39,14 @@ export function startBackupSchedule(options: {
   const pattern = config.backup.schedule;
   if (!pattern) return { stop: async () => {} };
   let running: Promise<unknown> = Promise.resolve();
-  const job = new Cron(pattern, { protect: true }, async (self: Cron) => {
-    // The scheduled time, the same on every instance whatever their timers' drift.
-    const slot = self.previousRuns(1, new Date(Date.now() + 1))[0] ?? new Date();
+  // The scheduled time, the same on every instance whatever their timers' drift.
+  const slotOf = (self: Cron) => self.previousRuns(1, new Date(Date.now() + 1))[0] ?? new Date();
+  // A run still under way when the next is due makes that one skipped (on PostgreSQL, the
+  // other instances skip it too: the running backup holds the lock), which the log says.
+  const skipped = (self: Cron) =>
+    logger.warn({ slot: slotOf(self).toISOString() }, "Scheduled backup skipped: the previous one is still running");
+  const job = new Cron(pattern, { protect: skipped }, async (self: Cron) => {
+    const slot = slotOf(self);
     const run = runScheduledBackup({ config, handle, logger, slot }).catch((error: unknown) => {
       logger.error({ err: error }, "The scheduled backup failed");
     });
