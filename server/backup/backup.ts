@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
@@ -25,12 +25,22 @@ import {
 export type BackupConfig = Pick<Config, "dataDir" | "s3" | "publicOrigin" | "database">;
 
 const NO_SCHEMA_MESSAGE = "The database has no schema yet: there is nothing to back up.";
+/** The staging folder of a backup under way, beside its archive. */
+const STAGING_PREFIX = ".bastion-backup-";
+/**
+ * A backup's staging folder or unfinished archive (packArchive's `.partial`) untouched
+ * this long was left by a process that stopped mid-backup (killed at the end of its
+ * stop timeout, say): each holds up to a full copy of the media, so it is removed.
+ */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface BackupResult {
   file: string;
   manifest: Manifest;
   /** Size of the archive. */
   bytes: number;
+  /** What unfinished backups had left beside it, removed first (removeAbandonedWork). */
+  leftoversRemoved: string[];
 }
 
 export function backupDirectory(config: Pick<Config, "dataDir">): string {
@@ -61,7 +71,8 @@ export async function createBackup(
     throw new TransferRefused(`${target} already exists: choose another name or remove it first.`);
   if (!(await appliedSchemaVersion(handle.db))) throw new TransferRefused(NO_SCHEMA_MESSAGE);
   await mkdir(path.dirname(target), { recursive: true });
-  const staging = await mkdtemp(path.join(path.dirname(target), ".bastion-backup-"));
+  const leftoversRemoved = await removeAbandonedWork(path.dirname(target));
+  const staging = await mkdtemp(path.join(path.dirname(target), STAGING_PREFIX));
   try {
     await mkdir(path.join(staging, "database"));
     const createdAt = new Date().toISOString();
@@ -83,10 +94,27 @@ export async function createBackup(
     };
     progress.step(`Writing ${path.basename(target)}`);
     const bytes = await packArchive(staging, manifest, target);
-    return { file: target, manifest, bytes };
+    return { file: target, manifest, bytes, leftoversRemoved };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Removes what backups that never finished left in `directory`; returns the names removed. */
+export async function removeAbandonedWork(directory: string, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(directory)) {
+    if (!name.startsWith(STAGING_PREFIX) && !/^bastion-.+\.tar\.gz\.partial$/.test(name)) continue;
+    const entry = path.join(directory, name);
+    const modified = await stat(entry).then(
+      (found) => found.mtimeMs,
+      () => now,
+    );
+    if (now - modified < ABANDONED_AFTER_MS) continue;
+    await rm(entry, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 async function copySqlite(handle: DatabaseHandle, file: string, progress: Progress) {

@@ -83,7 +83,10 @@ export async function runScheduledBackup(options: {
     const file = path.join(backupDirectory(config), backupFileName(SCHEDULED_PREFIX, slot));
     const result = await createBackup(config, handle, { file });
     const deleted = await pruneScheduledBackups(backupDirectory(config), config.backup.keep);
-    logger.info({ file: result.file, bytes: result.bytes, deleted }, `Scheduled backup written to ${result.file}`);
+    logger.info(
+      { file: result.file, bytes: result.bytes, deleted, leftoversRemoved: result.leftoversRemoved },
+      `Scheduled backup written to ${result.file}`,
+    );
     return result.file;
   });
 }

@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { create, extract } from "tar";
@@ -211,6 +220,41 @@ describe.each(TEST_DIALECTS)("backup of a %s installation", (dialect) => {
     expect(refused).toBeInstanceOf(TransferRefused);
     expect(refused.message).toBe("The database has no schema yet: there is nothing to back up.");
     expect(existsSync(path.join(target.config.dataDir, "backups"))).toBe(false);
+  });
+
+  it("removes what backups stopped mid-way left beside it a day or more ago, and nothing else", async () => {
+    const directory = path.dirname(backup.file);
+    const dayAndMinuteAgo = new Date(Date.now() - 86_460_000);
+    const leftovers = {
+      staging: ".bastion-backup-Ab12Cd",
+      partial: "bastion-scheduled-2026-01-01T03-30-00-000Z.tar.gz.partial",
+      recentStaging: ".bastion-backup-Ef34Gh",
+      recentPartial: "bastion-2026-11-30T10-00-00-000Z.tar.gz.partial",
+      unrelated: "notes.partial",
+    };
+    mkdirSync(path.join(directory, leftovers.staging, "media"), { recursive: true });
+    writeFileSync(path.join(directory, leftovers.staging, "media", "photo.jpg"), "a copy of the media");
+    utimesSync(path.join(directory, leftovers.staging), dayAndMinuteAgo, dayAndMinuteAgo);
+    mkdirSync(path.join(directory, leftovers.recentStaging));
+    for (const name of [leftovers.partial, leftovers.recentPartial, leftovers.unrelated]) {
+      writeFileSync(path.join(directory, name), "half an archive");
+      if (name !== leftovers.recentPartial) utimesSync(path.join(directory, name), dayAndMinuteAgo, dayAndMinuteAgo);
+    }
+
+    const second = await createBackup(source.config, source.handle);
+    expect(second.leftoversRemoved.sort()).toEqual([leftovers.staging, leftovers.partial].sort());
+    expect(readdirSync(directory).sort()).toEqual(
+      [
+        path.basename(backup.file),
+        path.basename(second.file),
+        leftovers.recentStaging,
+        leftovers.recentPartial,
+        leftovers.unrelated,
+      ].sort(),
+    );
+    rmSync(second.file);
+    for (const name of [leftovers.recentStaging, leftovers.recentPartial, leftovers.unrelated])
+      rmSync(path.join(directory, name), { recursive: true });
   });
 
   it("refuses to write over an existing file", async () => {
