@@ -104,9 +104,11 @@ function imageOrigins(value: string): string[] | undefined {
     .filter(Boolean);
   const origins: string[] = [];
   for (const entry of entries) {
-    if (!URL.canParse(entry)) return undefined;
+    if (!URL.canParse(entry) || /[?#]/.test(entry)) return undefined;
     const url = new URL(entry);
-    if (url.protocol !== "https:" || url.origin !== entry.replace(/\/$/, "")) return undefined;
+    // An origin however it is spelled (upper case, the default port): what the URL parser
+    // makes of it is what the CSP and the image checks compare with.
+    if (url.protocol !== "https:" || url.pathname !== "/" || url.username || url.password) return undefined;
     origins.push(url.origin);
   }
   return [...new Set(origins)];

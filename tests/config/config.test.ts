@@ -124,9 +124,14 @@ describe("loadConfig", () => {
 
   it("reads IMAGE_ORIGINS as origins, each once", () => {
     const config = loadConfig({
-      IMAGE_ORIGINS: " https://images.example.org/, https://cdn.example.com:8443,https://images.example.org",
+      IMAGE_ORIGINS:
+        " https://images.example.org/, https://cdn.example.com:8443,https://images.example.org,HTTPS://Photos.Example.NET:443",
     });
-    expect(config.imageOrigins).toEqual(["https://images.example.org", "https://cdn.example.com:8443"]);
+    expect(config.imageOrigins).toEqual([
+      "https://images.example.org",
+      "https://cdn.example.com:8443",
+      "https://photos.example.net",
+    ]);
   });
 
   describe("a bad value gives one line naming the variable", () => {
@@ -194,6 +199,14 @@ describe("loadConfig", () => {
       ],
       [
         { IMAGE_ORIGINS: "https://images.example.org/photos" },
+        "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
+      ],
+      [
+        { IMAGE_ORIGINS: "https://user:key@images.example.org" },
+        "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
+      ],
+      [
+        { IMAGE_ORIGINS: "https://images.example.org/?size=large" },
         "IMAGE_ORIGINS must be a comma-separated list of https:// origins (e.g. https://images.example.com)",
       ],
       [
