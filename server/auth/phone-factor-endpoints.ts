@@ -72,6 +72,11 @@ export async function pendingSignInUserId(ctx: Context): Promise<string | null> 
   return pending.value;
 }
 
+/** Better Auth's own refusal when no sign-in waits for its second factor (none began, or it expired). */
+function noPendingSignIn(): APIError {
+  return new APIError("UNAUTHORIZED", { message: "Invalid two factor cookie", code: "INVALID_TWO_FACTOR_COOKIE" });
+}
+
 async function authenticatorOf(ctx: Context, userId: string) {
   return ctx.context.adapter.findOne<{ verified?: boolean | null }>({
     model: "twoFactor",
@@ -81,13 +86,16 @@ async function authenticatorOf(ctx: Context, userId: string) {
 
 /**
  * Who a code is for: the signed-in user (enrolling: a pending number will do), or the
- * user of a pending sign-in (a confirmed number only). Refuses an account without one.
+ * user of a pending sign-in (a confirmed number only). Refuses an account without one,
+ * and a sign-in that has expired as Better Auth does (the sign-in page then asks to
+ * start again, rather than saying the account has no number).
  */
 async function codeRecipient(ctx: Context, db: Kysely<Database>) {
   const session = await getSessionFromCtx(ctx);
   const userId = session?.user.id ?? (await pendingSignInUserId(ctx));
-  const factor = userId ? await findPhoneFactor(db, userId) : null;
-  if (!userId || !factor || (!session && !factor.verified)) {
+  if (!userId) throw noPendingSignIn();
+  const factor = await findPhoneFactor(db, userId);
+  if (!factor || (!session && !factor.verified)) {
     throw new APIError("BAD_REQUEST", { message: NO_PHONE_FACTOR_MESSAGE, code: "NO_PHONE_FACTOR" });
   }
   return { userId, factor };
@@ -167,12 +175,7 @@ export function phoneFactorEndpoints(options: { db: Kysely<Database> }) {
       ),
       signInFactors: createAuthEndpoint(SIGN_IN_FACTORS_PATH, { method: "GET" }, async (ctx) => {
         const userId = await pendingSignInUserId(ctx);
-        if (!userId) {
-          throw new APIError("UNAUTHORIZED", {
-            message: "Invalid two factor cookie",
-            code: "INVALID_TWO_FACTOR_COOKIE",
-          });
-        }
+        if (!userId) throw noPendingSignIn();
         const [authenticator, phone] = await Promise.all([authenticatorOf(ctx, userId), findPhoneFactor(db, userId)]);
         const confirmedApp = Boolean(authenticator && authenticator.verified !== false);
         const factors: SignInFactors = {

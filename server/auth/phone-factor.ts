@@ -89,19 +89,35 @@ export async function smsLimitProblem(
   return null;
 }
 
-/** Writes the text carrying a code to the account's number (the outbox sends it). */
+/**
+ * Writes the text carrying a code to the account's number (the outbox sends it), within
+ * the send limits. They are counted again here, under the write locks of every row for
+ * this number: the endpoint's earlier check answers with the reason, but concurrent
+ * requests (on any instance, for any account with this number) would each find room
+ * for one more text there. A request that finds none here sends nothing, and throws.
+ */
 export async function queuePhoneCode(
   db: Kysely<Database>,
   input: { userId: string; code: string; purpose: "sign-in" | "confirm" },
 ): Promise<void> {
-  const factor = await findPhoneFactor(db, input.userId);
-  if (!factor) throw new Error(`No phone number to text a code to for user ${input.userId}.`);
-  const use = input.purpose === "sign-in" ? "sign-in code" : "code to confirm this phone number";
-  await enqueueSms(db, {
-    kind: "two-factor-code",
-    userId: input.userId,
-    to: factor.phoneNumber,
-    body: `${input.code} is your ${SITE_NAME} ${use}. It expires in ${PHONE_CODE_MINUTES} minutes. Never share it.`,
-    expiresAt: new Date(Date.now() + PHONE_CODE_MINUTES * 60_000),
+  await db.transaction().execute(async (trx) => {
+    const factor = await findPhoneFactor(trx, input.userId);
+    if (!factor) throw new Error(`No phone number to text a code to for user ${input.userId}.`);
+    // A no-op update takes the rows' write locks (SELECT … FOR UPDATE is PostgreSQL-only).
+    await trx
+      .updateTable("phone_factors")
+      .set((eb) => ({ created_at: eb.ref("created_at") }))
+      .where("phone_number", "=", factor.phoneNumber)
+      .execute();
+    const problem = await smsLimitProblem(trx, input.userId, factor.phoneNumber);
+    if (problem) throw new Error(`No code texted for user ${input.userId}: ${problem}`);
+    const use = input.purpose === "sign-in" ? "sign-in code" : "code to confirm this phone number";
+    await enqueueSms(trx, {
+      kind: "two-factor-code",
+      userId: input.userId,
+      to: factor.phoneNumber,
+      body: `${input.code} is your ${SITE_NAME} ${use}. It expires in ${PHONE_CODE_MINUTES} minutes. Never share it.`,
+      expiresAt: new Date(Date.now() + PHONE_CODE_MINUTES * 60_000),
+    });
   });
 }

@@ -365,6 +365,66 @@ describe.each(TEST_DIALECTS)("the phone factor on %s", (dialect) => {
     expect(plain.body.twoFactorRedirect).toBeUndefined();
   });
 
+  it("holds the send limits against concurrent requests, from several accounts on one number", async () => {
+    const shared = "+44 7700 900777";
+    const first = await newAccount("vera@example.test");
+    const second = await newAccount("walt@example.test");
+    const phone = await enrol(first.cookie, shared);
+    await enrol(second.cookie, shared);
+    // The enrolment texts are 20 minutes old: the number has room for 3 again, each account for 5.
+    const earlier = new Date(Date.now() - 20 * 60_000).toISOString();
+    await accounts.services.db
+      .updateTable("sms_outbox")
+      .set({ created_at: earlier })
+      .where("to_number", "=", phone)
+      .execute();
+
+    const challenges = [
+      await passwordStep(accounts, "vera@example.test"),
+      await passwordStep(accounts, "walt@example.test"),
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        callAuth(accounts.services, asChallenge(challenges[index % 2] as string), "/two-factor/send-otp", {}),
+      ),
+    );
+    const recent = await accounts.services.db
+      .selectFrom("sms_outbox")
+      .select("id")
+      .where("to_number", "=", phone)
+      .where("created_at", ">", earlier)
+      .execute();
+    expect(recent).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(3);
+    const next = await callAuth(accounts.services, asChallenge(challenges[0] as string), "/two-factor/send-otp", {});
+    expect(next.status).toBe(429);
+    expect(next.body.message).toBe("Too many codes were sent to this number. Try again in 15 minutes.");
+  });
+
+  it("tells a sign-in that expired from an account without a number", async () => {
+    const { cookie } = await newAccount("xena@example.test");
+    await enrol(cookie, "+44 7700 900888");
+    const challenge = await passwordStep(accounts, "xena@example.test");
+    // The browser dropped the challenge cookie after 10 minutes, or the server's record of it expired.
+    const past = new Date(Date.now() - 1000);
+    await sql`update verification set ${sql.ref("expiresAt")} = ${dialect === "postgres" ? past : past.toISOString()} where identifier like ${"2fa-%"}`.execute(
+      accounts.services.db,
+    );
+    for (const request of [incomingRequest({ ip: freshIp() }), asChallenge(challenge)]) {
+      for (const [path, body] of [
+        ["/two-factor/send-otp", {}],
+        ["/two-factor/verify-otp", { code: "123456" }],
+      ] as const) {
+        const answer = await callAuth(accounts.services, request, path, body);
+        expect({ path, status: answer.status, code: answer.body.code }).toEqual({
+          path,
+          status: 401,
+          code: "INVALID_TWO_FACTOR_COOKIE",
+        });
+      }
+    }
+  });
+
   async function signInWithPhone(email: string, phone: string) {
     const challenge = await passwordStep(accounts, email);
     await callAuth(accounts.services, asChallenge(challenge), "/two-factor/send-otp", {});
