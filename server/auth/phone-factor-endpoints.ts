@@ -6,7 +6,8 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../db/schema.ts";
 import { Conflict } from "../errors.ts";
-import { maskPhoneNumber, PHONE_NUMBER_MESSAGE, toE164 } from "../sms/phone-number.ts";
+import { toE164 } from "../sms/e164.ts";
+import { maskPhoneNumber, PHONE_NUMBER_MESSAGE } from "../sms/phone-number.ts";
 import { auditPhoneFactor, succeeded } from "./account-audit.ts";
 import {
   confirmPhoneFactor,

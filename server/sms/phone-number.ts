@@ -1,7 +1,7 @@
 /**
- * Phone numbers in E.164, the form SMS providers take: "+", a country code and the
- * number, 15 digits at most. Read by the account page's form in the browser and again
- * on the server, so nothing here may import server-only code.
+ * Phone numbers as people type them, read by the account page's form in the browser
+ * and again on the server, so nothing here may import server-only code. The server
+ * turns them into E.164 (e164.ts).
  */
 
 export const PHONE_NUMBER_MESSAGE =
@@ -9,16 +9,14 @@ export const PHONE_NUMBER_MESSAGE =
 
 /** What people type between digits: spaces, dashes, dots and brackets. */
 const SEPARATORS = /[\s\-.()]/g;
-const TRUNK_PREFIX = /\(0\)/g;
 
 /**
- * The number in E.164 ("+447700900123"), or null when it is not one. "00" before the
- * country code counts as "+". A "(0)" is the trunk prefix some write after the country
- * code ("+44 (0)7700 900123"), dialled only from inside the country: it is left out.
+ * Whether the typed text has the shape of an international number: "+" (or "00"), then
+ * 8 to 15 digits among the separators people type. The form's first check; e164.ts's
+ * toE164 has the last word.
  */
-export function toE164(typed: string): string | null {
-  const compact = typed.trim().replace(TRUNK_PREFIX, "").replace(SEPARATORS, "").replace(/^00/, "+");
-  return /^\+[1-9]\d{7,14}$/.test(compact) ? compact : null;
+export function looksLikePhoneNumber(typed: string): boolean {
+  return /^(\+|00)[1-9]\d{7,14}$/.test(typed.trim().replace(SEPARATORS, ""));
 }
 
 /** "•••• 0123": enough for its owner to recognise the number, too little to reuse it. */

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeUserAgent } from "../../server/auth/account.ts";
 import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
+import { toE164 } from "../../server/sms/e164.ts";
 import { enqueueSms } from "../../server/sms/outbox.ts";
-import { maskPhoneNumber, toE164 } from "../../server/sms/phone-number.ts";
+import { maskPhoneNumber } from "../../server/sms/phone-number.ts";
 import { NO_SMS_PROVIDER_REASON, startSmsWorker } from "../../server/sms/worker.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
 

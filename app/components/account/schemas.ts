@@ -5,7 +5,7 @@ import {
   PASSWORD_TOO_LONG_MESSAGE,
   PASSWORD_TOO_SHORT_MESSAGE,
 } from "../../../server/auth/password-length.ts";
-import { PHONE_NUMBER_MESSAGE, toE164 } from "../../../server/sms/phone-number.ts";
+import { looksLikePhoneNumber, PHONE_NUMBER_MESSAGE } from "../../../server/sms/phone-number.ts";
 
 /**
  * The forms of /admin/account, read by the browser and again by the action. What only
@@ -69,7 +69,7 @@ export const phoneEnrolSchema = passwordConfirmation(
   phoneNumber: z
     .string({ message: "Enter your mobile phone number." })
     .max(40, PHONE_NUMBER_MESSAGE)
-    .refine((typed) => toE164(typed) !== null, PHONE_NUMBER_MESSAGE),
+    .refine(looksLikePhoneNumber, PHONE_NUMBER_MESSAGE),
 });
 export const phoneRemoveSchema = passwordConfirmation("Enter your password to remove your phone number.");
 
