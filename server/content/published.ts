@@ -45,6 +45,11 @@ export interface PublishedContentOptions {
   /** The PostgreSQL URL, for the dedicated LISTEN connection; required on PostgreSQL. */
   databaseUrl?: string;
   logger: Logger;
+  /**
+   * How often the LISTEN connection is checked with a query, which must be answered
+   * within as long (default 5 s; tests shorten it). See listenForChanges.
+   */
+  listenerCheckMs?: number;
 }
 
 interface ChapterIndex {
@@ -66,6 +71,7 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
     listener = listenForChanges({
       url: options.databaseUrl,
       logger,
+      checkMs: options.listenerCheckMs ?? 5000,
       onNotify: (payload) => {
         if (payload !== instanceId) cache.invalidate();
       },
@@ -292,10 +298,17 @@ interface ContentListener {
  * LISTEN on a dedicated connection (a pooled one would be handed to other queries).
  * It reconnects with backoff after any error; the caller serves uncached meanwhile,
  * and forgets its snapshots on reconnection since notifications may have been missed.
+ *
+ * A connection that only listens sends nothing, so one the network dropped without a
+ * word to this end (a NAT's or load balancer's idle timeout, a database host restarted)
+ * would look alive until TCP keepalive gives up, over two hours on Linux by default,
+ * while every other instance's write went unnoticed. A query every `checkMs` that must
+ * be answered within as long finds such a connection (and keeps idle timeouts away).
  */
 function listenForChanges(options: {
   url: string;
   logger: Logger;
+  checkMs: number;
   onNotify(payload: string | undefined): void;
   onConnected(): void;
   onDisconnected(): void;
@@ -304,6 +317,7 @@ function listenForChanges(options: {
   let closed = false;
   let retryDelay = 100;
   let timer: NodeJS.Timeout | undefined;
+  let check: NodeJS.Timeout | undefined;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
@@ -312,12 +326,35 @@ function listenForChanges(options: {
   function drop(lost: pg.Client, error?: unknown) {
     if (client !== lost) return;
     client = undefined;
+    clearTimeout(check);
     options.onDisconnected();
-    lost.end().catch(() => {});
+    void hangUp(lost, options.checkMs);
     if (closed) return;
     if (error) options.logger.warn({ err: error }, "Content change listener lost its connection; reconnecting");
     timer = setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 5000);
+  }
+
+  function watch(current: pg.Client) {
+    check = setTimeout(() => {
+      let silence: NodeJS.Timeout | undefined;
+      const unanswered = new Promise<never>((_resolve, reject) => {
+        silence = setTimeout(
+          () => reject(new Error(`The database did not answer a check within ${options.checkMs} ms`)),
+          options.checkMs,
+        );
+      });
+      Promise.race([current.query("select 1"), unanswered]).then(
+        () => {
+          clearTimeout(silence);
+          if (client === current) watch(current);
+        },
+        (error: unknown) => {
+          clearTimeout(silence);
+          drop(current, error);
+        },
+      );
+    }, options.checkMs);
   }
 
   async function connect() {
@@ -346,6 +383,7 @@ function listenForChanges(options: {
     retryDelay = 100;
     options.onConnected();
     markReady();
+    watch(next);
   }
 
   void connect();
@@ -353,10 +391,24 @@ function listenForChanges(options: {
     ready,
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
+      clearTimeout(check);
       const current = client;
       client = undefined;
-      await current?.end().catch(() => {});
+      if (current) await hangUp(current, options.checkMs);
     },
   };
+}
+
+/**
+ * Ends a connection, saying goodbye to the server; one that went silent would keep
+ * end() waiting for the server's side of the goodbye forever (and a shutdown with it),
+ * so after `waitMs` its socket is closed without it.
+ */
+function hangUp(connection: pg.Client, waitMs: number): Promise<void> {
+  const cut = setTimeout(() => connection.connection.stream.destroy(), waitMs);
+  return connection
+    .end()
+    .catch(() => {})
+    .finally(() => clearTimeout(cut));
 }
