@@ -19,7 +19,7 @@ import { buildIfMissing } from "./bench-server.ts";
  * SQLite database, fanned out by the notification scheduler and sent by the real mail
  * worker (in this process) to a local SMTP peer (also in this process). In the same
  * round, the baseline: nodemailer alone sending the same messages over the same kind
- * of pool (5 connections, 20 in flight, as the worker). Throughout, the database reads
+ * of pool (5 connections, one send in flight on each, as the worker). Throughout, the database reads
  * of the admin's newsletter page (notification progress, the email log) run every
  * 20 ms, for the worker and the baseline alike; their latency during the send is what
  * the admin would wait in this process, event-loop delay included (no production
@@ -33,7 +33,8 @@ import { buildIfMissing } from "./bench-server.ts";
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const IN_FLIGHT = 20;
+/** As the mail worker: one send in flight per pooled connection. */
+const IN_FLIGHT = 5;
 const ADMIN_POLL_MS = 20;
 const NOTIFICATION_ID = "notification-bench";
 const ADMIN_PAGE_POLL_MS = 100;
@@ -198,7 +199,7 @@ try {
       .select(["id", "to_address", "subject", "text_body", "html_body", "headers"])
       .execute();
     peer.reset();
-    const transporter = nodemailer.createTransport({ url: peer.url, pool: true });
+    const transporter = nodemailer.createTransport({ url: peer.url, pool: true, maxConnections: IN_FLIGHT });
     const from = fromAddress(config.mail.from, SITE_NAME);
     const baselineStarted = performance.now();
     let next = 0;
