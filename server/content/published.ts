@@ -50,6 +50,11 @@ export interface PublishedContentOptions {
    * within as long (default 5 s; tests shorten it). See listenForChanges.
    */
   listenerCheckMs?: number;
+  /**
+   * How long after a failed notification it is sent again (default 1 s, doubling up to
+   * 30 s while it keeps failing; tests shorten it). See announceChange.
+   */
+  notifyRetryMs?: number;
 }
 
 interface ChapterIndex {
@@ -83,6 +88,11 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
   // Public pages show the current year: cached ones are rendered again when it turns.
   const stopNewYear = atEveryNewYear(() => cache.invalidate());
 
+  const announcer =
+    dialect === "postgres"
+      ? announceChanges({ db, instanceId, logger, retryMs: options.notifyRetryMs ?? 1000 })
+      : undefined;
+
   const chapterIndex = () => cache.get("chapter-index", () => loadChapterIndex(db));
 
   return {
@@ -109,17 +119,13 @@ export function createPublishedContent(options: PublishedContentOptions): LivePu
     version: () => cache.version(),
     async invalidate() {
       cache.invalidate();
-      if (dialect !== "postgres") return;
-      try {
-        await sql`select pg_notify(${CONTENT_CHANNEL}, ${instanceId})`.execute(db);
-      } catch (error) {
-        logger.error({ err: error }, "Could not notify the other instances of a content change");
-      }
+      await announcer?.announce();
     },
     ready: () => listener?.ready ?? Promise.resolve(),
     loads: () => cache.loads(),
     async close() {
       stopNewYear();
+      announcer?.stop();
       await listener?.close();
     },
   };
@@ -396,6 +402,49 @@ function listenForChanges(options: {
       const current = client;
       client = undefined;
       if (current) await hangUp(current, options.checkMs);
+    },
+  };
+}
+
+/**
+ * Tells the other instances (PostgreSQL) that this one changed the content. The write
+ * has committed when this runs, so a notification that fails (the pool's connection
+ * dropped between the two statements, the database restarting) is sent again, after
+ * `retryMs`, doubling up to 30 s, until it goes through: otherwise the other instances
+ * would show the old content until the next write. Failures while one is pending fold
+ * into it: one notification tells of every change before it.
+ */
+function announceChanges(options: { db: Kysely<Database>; instanceId: string; logger: Logger; retryMs: number }): {
+  announce(): Promise<void>;
+  stop(): void;
+} {
+  const { db, instanceId, logger } = options;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = options.retryMs;
+  let stopped = false;
+
+  async function announce(): Promise<void> {
+    clearTimeout(retry);
+    retry = undefined;
+    try {
+      await sql`select pg_notify(${CONTENT_CHANNEL}, ${instanceId})`.execute(db);
+      delay = options.retryMs;
+    } catch (error) {
+      if (stopped || retry) return;
+      logger.error(
+        { err: error, retryInMs: delay },
+        "Could not notify the other instances of a content change; trying again",
+      );
+      retry = setTimeout(() => void announce(), delay);
+      delay = Math.min(delay * 2, 30_000);
+    }
+  }
+
+  return {
+    announce,
+    stop() {
+      stopped = true;
+      clearTimeout(retry);
     },
   };
 }

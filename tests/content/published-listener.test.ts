@@ -1,12 +1,15 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
+import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPublishedContent, type LivePublishedContent } from "../../server/content/published.ts";
 import { createTip } from "../../server/content/tips.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
+import { memoryLogger } from "../mail/helpers.ts";
 import { logger, useContentFixture } from "./fixture.ts";
 
 /**
- * The content listener's connection to PostgreSQL dropped by the network without a word
+ * Another instance's notification of a write, lost or late: the content listener's
+ * connection to PostgreSQL dropped by the network without a word
  * to this end: a NAT's or load balancer's idle timeout, a database host that restarted.
  * TCP alone notices that only after its keepalive (hours on Linux by default), and
  * every other instance's write meanwhile goes unnoticed. PostgreSQL only.
@@ -128,5 +131,58 @@ describe.skipIf(!TEST_DIALECTS.includes("postgres"))("content listener on a conn
     const started = Date.now();
     await closing.close();
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+/** Fails the first `times` pg_notify statements, as a connection lost between a write's commit and its notification would. */
+function failingNotifications(times: number): KyselyPlugin {
+  let left = times;
+  return {
+    transformQuery(args) {
+      const node = args.node as { kind: string; sqlFragments?: readonly string[] };
+      if (node.kind === "RawNode" && node.sqlFragments?.join("").includes("pg_notify") && left > 0) {
+        left -= 1;
+        throw new Error("Connection terminated unexpectedly");
+      }
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+}
+
+describe.skipIf(!TEST_DIALECTS.includes("postgres"))("a write's notification that fails", () => {
+  const f = useContentFixture("postgres");
+
+  it("is sent again until it goes through, so other instances do not keep the old content", async () => {
+    const { logger: writerLogger, lines } = memoryLogger();
+    const writer = createPublishedContent({
+      db: f.handle.db.withPlugin(failingNotifications(2)),
+      dialect: "postgres",
+      databaseUrl: f.testDb.url,
+      logger: writerLogger,
+      notifyRetryMs: 100,
+    });
+    const reader = createPublishedContent({
+      db: f.handle.db,
+      dialect: "postgres",
+      databaseUrl: f.testDb.url,
+      logger,
+    });
+    try {
+      await Promise.all([writer.ready(), reader.ready()]);
+      const before = await reader.tips();
+      expect(await reader.tips()).toBe(before);
+
+      await createTip({ ...f.store, onChange: () => writer.invalidate() }, { title: "Told late", category: "AWS" });
+      // The reader still has its snapshot: the notification failed.
+      expect(await reader.tips()).toBe(before);
+      await waitFor(async () => (await awsTips(reader)).includes("Told late"), 3000);
+
+      const failures = lines().filter((line) => String(line.msg).startsWith("Could not notify the other instances"));
+      expect(failures.map((line) => line.retryInMs)).toEqual([100, 200]);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
   });
 });
