@@ -144,6 +144,27 @@ export async function retryEmail(db: Kysely<Database>, id: string): Promise<bool
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * How long a sent email keeps its bodies. A newsletter issue writes one row per
+ * subscriber with the whole email in it; kept for good, the bodies would grow the
+ * database by the size of every email ever sent. Nothing reads a sent email's bodies
+ * (the email log shows neither), while the row itself stays: the log and each
+ * notification's progress count it. Failed and unsent emails keep theirs, to be retried.
+ */
+export const SENT_BODY_DAYS = 30;
+
+/** Empties the bodies of the emails sent before `before` (see SENT_BODY_DAYS); returns how many. */
+export async function clearSentBodies(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db
+    .updateTable("email_outbox")
+    .set({ html_body: "", text_body: "" })
+    .where("status", "=", "sent")
+    .where("sent_at", "<", before.toISOString())
+    .where((eb) => eb.or([eb("html_body", "<>", ""), eb("text_body", "<>", "")]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 // ---------------------------------------------------------------------------
 // Worker: leases
 

@@ -6,9 +6,11 @@ import {
   type ClaimedEmail,
   type ClaimOutcome,
   claimDueEmails,
+  clearSentBodies,
   type FinishedClaim,
   finishClaims,
   type OutboxRow,
+  SENT_BODY_DAYS,
 } from "./outbox.ts";
 import { classifySendError, createMailTransport, type MailSettings } from "./transport.ts";
 
@@ -253,8 +255,28 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     return done;
   }
 
+  /** When the bodies of old sent emails were last emptied (outbox.ts, SENT_BODY_DAYS): once an hour is enough. */
+  let bodiesClearedAt = Number.NEGATIVE_INFINITY;
+
+  async function clearOldBodies(): Promise<void> {
+    if (Date.now() - bodiesClearedAt < CLEAR_BODIES_EVERY_MS) return;
+    bodiesClearedAt = Date.now();
+    try {
+      const cleared = await clearSentBodies(db, new Date(Date.now() - SENT_BODY_DAYS * 86_400_000));
+      if (cleared > 0) {
+        logger.info({ cleared }, `Emptied the bodies of ${cleared} emails sent more than ${SENT_BODY_DAYS} days ago`);
+      }
+    } catch (error) {
+      // Sending comes first: tried again in an hour.
+      logger.error({ err: error }, "Could not empty the bodies of old sent emails");
+    }
+  }
+
   const runs = startPolledRuns({
-    run: drain,
+    run: async () => {
+      await clearOldBodies();
+      return drain();
+    },
     pollIntervalMs,
     autoRun: options.autoRun,
     logger,
@@ -272,6 +294,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   };
 }
 
+const CLEAR_BODIES_EVERY_MS = 3_600_000;
 const RECORD_BATCH_SIZE = 200;
 const RECORD_DELAY_MS = 50;
 

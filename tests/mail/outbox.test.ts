@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InvalidEmailError } from "../../server/mail/email-input.ts";
 import {
   claimDueEmails,
+  clearSentBodies,
   countEmailsByStatus,
   enqueueEmail,
   enqueueEmails,
@@ -9,9 +10,19 @@ import {
   listRecentEmails,
   type NewEmail,
   retryEmail,
+  SENT_BODY_DAYS,
 } from "../../server/mail/outbox.ts";
+import { startMailWorker } from "../../server/mail/worker.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { enqueueTestEmail, type MigratedDatabase, migratedDatabase, outboxRow, sleep } from "./helpers.ts";
+import {
+  enqueueTestEmail,
+  type MigratedDatabase,
+  mailConfig,
+  memoryLogger,
+  migratedDatabase,
+  outboxRow,
+  sleep,
+} from "./helpers.ts";
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -175,5 +186,57 @@ describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
     await finishClaims(db(), [{ row: claimed, outcome: { status: "failed", error: "452 Mailbox full" } }]);
     expect(await retryEmail(db(), id)).toBe(true);
     expect(await outboxRow(db(), id)).toMatchObject({ status: "pending", attempts: 0, last_error: null });
+  });
+
+  /** One email of each kind the clearing tells apart, each `daysAgo` old (sent then, or written then). */
+  async function emailsOfEveryState(daysAgo: number): Promise<Record<string, string>> {
+    const at = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+    const ids: Record<string, string> = {};
+    for (const status of ["sent", "failed", "unsent", "pending"] as const) {
+      const { id } = await enqueueTestEmail(db(), `${status}:${daysAgo}`);
+      await db()
+        .updateTable("email_outbox")
+        .set({ status, created_at: at, sent_at: status === "sent" ? at : null })
+        .where("id", "=", id)
+        .execute();
+      ids[status] = id;
+    }
+    return ids;
+  }
+
+  it(`empties the bodies of emails sent more than ${SENT_BODY_DAYS} days ago, and only theirs`, async () => {
+    const old = await emailsOfEveryState(SENT_BODY_DAYS + 1);
+    const recent = await emailsOfEveryState(SENT_BODY_DAYS - 1);
+    const before = await outboxRow(db(), old.sent as string);
+    expect(before.html_body).not.toBe("");
+
+    const cutoff = new Date(Date.now() - SENT_BODY_DAYS * 86_400_000);
+    expect(await clearSentBodies(db(), cutoff)).toBe(1);
+    expect(await clearSentBodies(db(), cutoff)).toBe(0);
+
+    // The row stays, for the email log and the notification's progress.
+    expect(await outboxRow(db(), old.sent as string)).toEqual({ ...before, html_body: "", text_body: "" });
+    for (const id of [old.failed, old.unsent, old.pending, ...Object.values(recent)]) {
+      const row = await outboxRow(db(), id as string);
+      expect(row.html_body, row.idempotency_key).not.toBe("");
+      expect(row.text_body, row.idempotency_key).not.toBe("");
+    }
+  });
+
+  it("has the mail worker empty them when it runs, and say so in its log", async () => {
+    const old = await emailsOfEveryState(SENT_BODY_DAYS + 1);
+    const { logger, lines } = memoryLogger();
+    const worker = startMailWorker({ db: db(), config: mailConfig(), logger, autoRun: false });
+    try {
+      await worker.runOnce();
+    } finally {
+      await worker.stop();
+    }
+    expect(await outboxRow(db(), old.sent as string)).toMatchObject({ status: "sent", html_body: "", text_body: "" });
+    expect((await outboxRow(db(), old.unsent as string)).html_body).not.toBe("");
+    expect(lines().find((line) => line.cleared !== undefined)).toMatchObject({
+      cleared: 1,
+      msg: `Emptied the bodies of 1 emails sent more than ${SENT_BODY_DAYS} days ago`,
+    });
   });
 });
