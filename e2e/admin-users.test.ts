@@ -161,3 +161,36 @@ describe("the users action", () => {
     });
   });
 });
+
+describe("an admin who makes themselves an editor", () => {
+  const setRole = (who: keyof typeof ACCOUNTS, role: "admin" | "editor") =>
+    adminSite.database((db) =>
+      db
+        .updateTable("user_roles")
+        .set({ role })
+        .where("user_id", "=", adminSite.site.users.get(ACCOUNTS[who].email)?.id ?? "")
+        .execute(),
+    );
+
+  it("lands on the dashboard, told that the role was updated", async () => {
+    // Another administrator first: the last one cannot step down.
+    await setRole("editor", "admin");
+    try {
+      await withPage({}, async (testPage) => {
+        const page = await adminSite.signedIn(testPage, "admin");
+        await page.goto(`${adminSite.base}/admin/users`);
+        await waitForHydration(page);
+        await page.getByTestId(`user-${ACCOUNTS.admin.email}`).getByTestId("change-role").click();
+        const dialog = page.getByRole("dialog", { name: "Change the role of Ada Lovelace" });
+        await choose(page, dialog.getByRole("combobox", { name: "Role" }), "Editor");
+        await dialog.getByRole("button", { name: "Save role" }).click();
+        await page.waitForURL(`${adminSite.base}/admin`);
+        await toast(page, "You are now an editor.").waitFor();
+        expect(await textOf(toast(page, "You are now an editor."))).toContain("Role updated");
+      });
+    } finally {
+      await setRole("admin", "admin");
+      await setRole("editor", "editor");
+    }
+  });
+});

@@ -9,6 +9,7 @@ import {
   revokeInvitationSchema,
   setRoleSchema,
 } from "~/components/admin/users/schemas";
+import { showToast } from "~/components/auth/feedback";
 import { withDetails } from "~/components/forms/answer-details.server";
 import { toastActionAnswer } from "~/components/forms/toast-action-answer";
 import { PageTitle } from "~/components/site/page-title";
@@ -31,6 +32,9 @@ import type { Route } from "./+types/users";
  */
 
 export const meta: Route.MetaFunction = () => adminPageMeta("Users");
+
+/** Where an admin who made themselves an editor is sent: this page is for administrators only. */
+const AFTER_SELF_DEMOTION = "/admin";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
@@ -110,11 +114,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     services.logger,
   );
   // An admin who made themselves an editor can no longer see this page.
-  if (demotedSelf) throw redirect("/admin");
+  if (demotedSelf) throw redirect(AFTER_SELF_DEMOTION);
   return withDetails(answer, details);
 }
 
-export const clientAction = toastActionAnswer;
+export async function clientAction(args: Route.ClientActionArgs) {
+  try {
+    return await toastActionAnswer(args);
+  } catch (thrown) {
+    // The server answers a self-demotion with that redirect, which carries no toast: it is told here.
+    if (thrown instanceof Response && thrown.headers.get("Location") === AFTER_SELF_DEMOTION) {
+      showToast({ tone: "success", title: "Role updated", description: "You are now an editor." });
+    }
+    throw thrown;
+  }
+}
 
 export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const { users, invitations } = loaderData;
