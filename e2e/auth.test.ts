@@ -432,6 +432,32 @@ describe("sign-in with a texted code", () => {
       await page.waitForURL(`${base}/admin`);
     });
   });
+
+  it("sends a second step that waited too long back to the first, saying why, without JavaScript", async () => {
+    const userId = site.users.get(TEXTER.email)?.id as string;
+    await withPage({ javaScriptEnabled: false }, async (testPage) => {
+      const { page } = testPage;
+      await ownClientIp(testPage);
+      await page.goto(`${base}/auth?redirectTo=%2Fadmin%2Ftips`);
+      await fillSignIn(page, TEXTER.email, TEST_PASSWORD);
+      await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+
+      // The server forgets the waiting sign-in, as it does once its ten minutes are up.
+      const database = await site.openDatabase();
+      try {
+        await sql`delete from ${sql.table("verification")} where ${sql.ref("value")} = ${userId}`.execute(database.db);
+      } finally {
+        await database.close();
+      }
+      await page.getByRole("button", { name: /Text me a code|Send a new code/ }).click();
+      await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("notice") === "sign-in-expired");
+      expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/admin/tips");
+      expect(await textOf(page.getByRole("main"))).toContain(
+        "This sign-in attempt has expired or was tried too many times. Please sign in again.",
+      );
+      await expectNoAxeViolations(page);
+    });
+  });
 });
 
 describe("redirectTo", () => {

@@ -2,7 +2,8 @@ import type { FeedbackMessage } from "./feedback";
 
 /**
  * Messages carried across a redirect by a `notice` query parameter (e.g. after signing
- * out, the sign-in page shows "Signed out"). Only these keys are understood, so a link
+ * out, the sign-in page shows "Signed out"; a second step that waited too long sends
+ * the visitor back to the first, saying why). Only these keys are understood, so a link
  * cannot make the page say anything else.
  */
 export const NOTICES = {
@@ -16,6 +17,11 @@ export const NOTICES = {
     tone: "success",
     title: "Password updated",
     description: "Your password has been changed and your other sessions were signed out. You can now sign in.",
+  },
+  "sign-in-expired": {
+    tone: "error",
+    title: "Error signing in",
+    description: "This sign-in attempt has expired or was tried too many times. Please sign in again.",
   },
 } as const satisfies Record<string, FeedbackMessage>;
 

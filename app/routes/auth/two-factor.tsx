@@ -87,7 +87,14 @@ function rateLimited(result: AuthCallResult) {
   );
 }
 
-const EXPIRED_SIGN_IN = "This sign-in attempt has expired or was tried too many times. Please sign in again.";
+/**
+ * A sign-in that waited too long for its second step, or whose codes were tried too
+ * often: it starts again at the first step, which says why (a redirect, so that it
+ * reads the same without JavaScript).
+ */
+function signInExpired(redirectTo: string | undefined, headers: Headers): never {
+  throw redirect(signInPath({ redirectTo, notice: "sign-in-expired" }), { headers });
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
@@ -99,15 +106,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await callAuth(services, request, "/two-factor/send-otp", {});
     if (result.ok) throw redirect(twoFactorPath("sms", redirectTo, true), { headers: forwardedCookies(result) });
     if (result.status === 429) return rateLimited(result);
-    const restart = result.body.code === "INVALID_TWO_FACTOR_COOKIE";
-    return data<FormResult<"code"> & { restart?: true }>(
+    if (result.body.code === "INVALID_TWO_FACTOR_COOKIE") signInExpired(redirectTo, forwardedCookies(result));
+    return data<FormResult<"code">>(
       {
         message: {
           tone: "error",
           title: ERROR_TITLE,
-          description: restart ? EXPIRED_SIGN_IN : result.body.message || "No code could be sent. Please try again.",
+          description: result.body.message || "No code could be sent. Please try again.",
         },
-        ...(restart ? { restart: true as const } : {}),
       },
       { status: result.status >= 500 ? 500 : 400, headers: forwardedCookies(result) },
     );
@@ -143,10 +149,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   if (refused === "INVALID_TWO_FACTOR_COOKIE" || refused === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE") {
-    return data<FormResult<"code"> & { restart: true }>(
-      { message: { tone: "error", title: ERROR_TITLE, description: EXPIRED_SIGN_IN }, restart: true },
-      { status: 401, headers },
-    );
+    signInExpired(redirectTo, headers);
   }
   const description =
     method === "backup" ? "The backup code is not valid." : "The code is not valid. Please try again.";
@@ -167,7 +170,6 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const { method, factors, sent, redirectTo } = loaderData;
   const kept = redirectTo || undefined;
-  const restart = actionData && "restart" in actionData;
   // The code field of a texted code shows once a code was sent (or one was tried).
   const codeSent = method !== "sms" || sent || Boolean(actionData?.fieldErrors?.code);
   const notice =
@@ -201,72 +203,61 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
       }
     >
       <Feedback message={actionData?.message ?? notice} toastKey={actionData?.message ?? (sent ? "sent" : undefined)} />
-      {restart ? (
-        <Link to={signInPath({ redirectTo: kept })} className={LINK_CLASSES}>
-          Sign in again
-        </Link>
-      ) : (
-        <div className="flex flex-col gap-4">
-          {codeSent && (
-            <Form method="post" className="flex flex-col gap-4" data-testid="two-factor-form">
-              <input type="hidden" name="method" value={method} />
-              <input type="hidden" name="redirectTo" value={redirectTo} />
-              {method === "backup" ? (
-                <TextField
-                  key="backup"
-                  label="Backup code"
-                  name="code"
-                  autoComplete="off"
-                  spellCheck={false}
-                  required
-                  autoFocus
-                  error={actionData?.fieldErrors?.code}
-                />
-              ) : (
-                <TextField
-                  key={method}
-                  label={method === "sms" ? "Code from the text message" : "Authentication code"}
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9 ]{6,7}"
-                  maxLength={7}
-                  required
-                  autoFocus
-                  error={actionData?.fieldErrors?.code}
-                />
-              )}
-              <Button type="submit" className="w-full" disabled={submitting}>
-                <ShieldCheck aria-hidden="true" className="size-4" />
-                {submitting ? "Verifying…" : "Verify"}
-              </Button>
-            </Form>
-          )}
-          {method === "sms" && (
-            <Form method="post" data-testid="send-code-form">
-              <input type="hidden" name="intent" value="send-code" />
-              <input type="hidden" name="method" value="sms" />
-              <input type="hidden" name="redirectTo" value={redirectTo} />
-              <Button
-                type="submit"
-                variant={codeSent ? "secondary" : "primary"}
-                className="w-full"
-                disabled={submitting}
-              >
-                <MessageSquareText aria-hidden="true" className="size-4" />
-                {codeSent ? "Send a new code" : "Text me a code"}
-              </Button>
-            </Form>
-          )}
-          {others
-            .filter(([other]) => other !== method && available[other])
-            .map(([other, label]) => (
-              <Link key={other} to={twoFactorPath(other, kept)} className={`text-sm ${LINK_CLASSES}`}>
-                {label}
-              </Link>
-            ))}
-        </div>
-      )}
+      <div className="flex flex-col gap-4">
+        {codeSent && (
+          <Form method="post" className="flex flex-col gap-4" data-testid="two-factor-form">
+            <input type="hidden" name="method" value={method} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            {method === "backup" ? (
+              <TextField
+                key="backup"
+                label="Backup code"
+                name="code"
+                autoComplete="off"
+                spellCheck={false}
+                required
+                autoFocus
+                error={actionData?.fieldErrors?.code}
+              />
+            ) : (
+              <TextField
+                key={method}
+                label={method === "sms" ? "Code from the text message" : "Authentication code"}
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9 ]{6,7}"
+                maxLength={7}
+                required
+                autoFocus
+                error={actionData?.fieldErrors?.code}
+              />
+            )}
+            <Button type="submit" className="w-full" disabled={submitting}>
+              <ShieldCheck aria-hidden="true" className="size-4" />
+              {submitting ? "Verifying…" : "Verify"}
+            </Button>
+          </Form>
+        )}
+        {method === "sms" && (
+          <Form method="post" data-testid="send-code-form">
+            <input type="hidden" name="intent" value="send-code" />
+            <input type="hidden" name="method" value="sms" />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <Button type="submit" variant={codeSent ? "secondary" : "primary"} className="w-full" disabled={submitting}>
+              <MessageSquareText aria-hidden="true" className="size-4" />
+              {codeSent ? "Send a new code" : "Text me a code"}
+            </Button>
+          </Form>
+        )}
+        {others
+          .filter(([other]) => other !== method && available[other])
+          .map(([other, label]) => (
+            <Link key={other} to={twoFactorPath(other, kept)} className={`text-sm ${LINK_CLASSES}`}>
+              {label}
+            </Link>
+          ))}
+      </div>
     </AuthCard>
   );
 }
