@@ -8,8 +8,8 @@ import { type RequestValues, requestContext, servicesContext } from "./context.t
 /**
  * The entry of the server bundle (vite.config.ts). It is built together with the
  * routes so the router context keys exist once: the services created by
- * server/main.ts are handed to the routes through them. It lives in app/ because it
- * sets the app's context keys; server/main.ts loads it by path, never by an import.
+ * server/serve.ts are handed to the routes through them. It lives in app/ because it
+ * sets the app's context keys; server/serve.ts loads it by path, never by an import.
  */
 export function createReactRouterHandler(services: AppServices): RequestHandler {
   // React Router refuses an action whose Origin is not its request URL's, a URL it
@@ -21,7 +21,7 @@ export function createReactRouterHandler(services: AppServices): RequestHandler 
   const handle = createRequestHandler({
     // The build as an object, not a function returning it: given a function, React
     // Router derives its routes again on every request (about 8% of a render). In
-    // development Vite loads this module afresh for every request (server/main.ts), so
+    // development Vite loads this module afresh for every request (server/serve.ts), so
     // edits still show.
     build,
     mode: services.config.env === "development" ? "development" : "production",

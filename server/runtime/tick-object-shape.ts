@@ -15,7 +15,7 @@ import { executionAsyncResource } from "node:async_hooks";
  * run one full collection (docs/benchmarks/page-cache-hits.md). A tick object kept alive
  * keeps its maps, and the chain back to the literal's, alive.
  *
- * Imported first by the process entries (scripts/start.ts, server/main.ts), so that it
+ * Imported first by the process entries (scripts/start.ts, server/serve.ts), so that it
  * runs before the server's work, and the full collections that come with it, begin.
  */
 

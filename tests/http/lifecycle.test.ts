@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -168,6 +168,23 @@ describe("listening sockets", () => {
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("start-up", () => {
+  it("keeps Node's compile cache of the server's modules, for the next start to read", async () => {
+    // Node keeps it in the system's temporary folder, os.tmpdir(): here one of the test's own.
+    const temporary = mkdtempSync(path.join(tmpdir(), "bastion-compile-cache-"));
+    try {
+      const server = await startServer({ env: { TMPDIR: temporary, NODE_COMPILE_CACHE: undefined } });
+      // Written as the process exits.
+      expect(await server.stop()).toBe(0);
+      const cached = readdirSync(path.join(temporary, "node-compile-cache"), { recursive: true, withFileTypes: true });
+      // Hundreds of modules: the server's own and its dependencies', not only the entry.
+      expect(cached.filter((entry) => entry.isFile()).length).toBeGreaterThan(200);
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
     }
   });
 });

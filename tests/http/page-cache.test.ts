@@ -18,7 +18,7 @@ import { header, type RawResponse, request } from "./client.ts";
 
 /**
  * The rendered-page cache (server/http/page-cache/, docs/decisions/008-page-cache.md):
- * first in-process, wired as server/main.ts wires it in front of a stand-in renderer,
+ * first in-process, wired as server/serve.ts wires it in front of a stand-in renderer,
  * for the rules; then on the built server, for the wiring (script hashes instead of nonces, 304, signed-in visitors,
  * invalidation by a content write).
  */

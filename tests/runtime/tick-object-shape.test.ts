@@ -54,7 +54,7 @@ describe("the tick object kept alive", () => {
 describe("the process entries", () => {
   // Imported later, a full collection during start-up could turn the literal megamorphic first.
   it.each([
-    ["server/main.ts", "./runtime/tick-object-shape.ts"],
+    ["server/serve.ts", "./runtime/tick-object-shape.ts"],
     ["scripts/start.ts", "../server/runtime/tick-object-shape.ts"],
   ])("%s imports the module before anything else", (entry, specifier) => {
     const source = readFileSync(path.join(PROJECT_ROOT, entry), "utf8");
