@@ -52,7 +52,7 @@ export interface PublishedContentOptions {
   listenerCheckMs?: number;
   /**
    * How long after a failed notification it is sent again (default 1 s, doubling up to
-   * 30 s while it keeps failing; tests shorten it). See announceChange.
+   * 30 s while it keeps failing; tests shorten it). See announceChanges.
    */
   notifyRetryMs?: number;
 }
