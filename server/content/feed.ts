@@ -49,6 +49,15 @@ function absolute(origin: string, path: string): string {
   return new URL(path, `${origin}/`).href;
 }
 
+/**
+ * A resource may link to a page of the site by its path (/projects/intro). Feed readers
+ * and feed-to-mail services that copy the link as it is leave their users with a dead
+ * one, so the path is made absolute. Links to other sites are kept as written.
+ */
+function linkOf(origin: string, url: string): string {
+  return url.startsWith("/") ? absolute(origin, url) : url;
+}
+
 function chapterPath(slug: string): string {
   return `/projects/${encodeURIComponent(slug)}`;
 }
@@ -115,7 +124,9 @@ export function feedEntries(
   for (const chapter of content.chapters) {
     const link = absolute(origin, chapterPath(chapter.slug));
     entries.push({
-      id: link,
+      // Not the link: a new title gives the chapter a new slug, and feed readers take an
+      // entry with another id for a new one, announcing the renamed chapter again.
+      id: `${absolute(origin, "/projects")}#chapter-${encodeURIComponent(chapter.id)}`,
       title: `Chapter ${chapter.number}: ${chapter.title}`,
       link,
       updated: isoDate(content.chapterDates.get(chapter.id)?.published),
@@ -143,7 +154,7 @@ export function feedEntries(
     entries.push({
       id: `${absolute(origin, "/resources")}#resource-${encodeURIComponent(resource.id)}`,
       title: resource.name,
-      link: resource.url,
+      link: linkOf(origin, resource.url),
       updated: isoDate(resource.createdAt),
       summary: resource.description,
       category: `Resource: ${resource.category}`,

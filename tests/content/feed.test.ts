@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildAtomFeed, type FeedEntry } from "../../server/content/feed.ts";
+import { buildAtomFeed, type FeedEntry, feedEntries } from "../../server/content/feed.ts";
+import type { ResourceCard } from "../../server/content/types.ts";
 
 /** The Atom document's own `updated`, which feed readers show as the feed's age. */
 function feedUpdated(xml: string): string | undefined {
@@ -25,5 +26,54 @@ describe("buildAtomFeed", () => {
     const xml = buildAtomFeed("https://example.com", [], new Date("2026-11-30T10:00:00Z"));
     expect(xml).not.toContain("<entry>");
     expect(feedUpdated(xml)).toBe("2026-11-30T10:00:00.000Z");
+  });
+});
+
+describe("feedEntries", () => {
+  const noResources = { featured: [], categories: [] };
+
+  it("keeps a chapter's entry id when a new title gives it a new slug", () => {
+    const feedOf = (slug: string, title: string) =>
+      feedEntries("https://example.com", {
+        chapters: [{ id: "chapter-1", slug, title, number: 1 }],
+        chapterDates: new Map([["chapter-1", { published: entry.updated, edited: entry.updated }]]),
+        tips: [],
+        resources: noResources,
+      });
+    const [before] = feedOf("intro", "Intro");
+    const [after] = feedOf("introduction", "Introduction");
+    expect(after?.link).toBe("https://example.com/projects/introduction");
+    expect(after?.id).toBe(before?.id);
+  });
+
+  const resource = (id: string, url: string): ResourceCard => ({
+    id,
+    name: `Resource ${id}`,
+    description: "",
+    url,
+    category: "Learning",
+    featured: false,
+    createdAt: "2026-03-04T05:06:07.000Z",
+  });
+
+  it("links a resource that points to a page of the site by its absolute URL, and others as written", () => {
+    const entries = feedEntries("https://example.com", {
+      chapters: [],
+      chapterDates: new Map(),
+      tips: [],
+      resources: {
+        featured: [],
+        categories: [
+          {
+            category: "Learning",
+            resources: [resource("a", "/projects/intro"), resource("b", "https://other.example/Guide?a=1&b=2")],
+          },
+        ],
+      },
+    });
+    expect(entries.map((entry) => entry.link)).toEqual([
+      "https://example.com/projects/intro",
+      "https://other.example/Guide?a=1&b=2",
+    ]);
   });
 });
