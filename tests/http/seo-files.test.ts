@@ -166,3 +166,16 @@ describe("feed.xml", () => {
     }
   });
 });
+
+describe("the feed's autodiscovery", () => {
+  it.each(["/", "/projects", `/projects/${PUBLISHED[0]}`, "/blog", "/resources", "/about"])(
+    "%s links to the feed, so a feed reader given the page's address finds it",
+    async (page) => {
+      const html = (await request(`${server.url}${page}`)).text();
+      const tags = html.match(/<link\b[^>]*\brel="alternate"[^>]*>/g) ?? [];
+      expect(tags, page).toHaveLength(1);
+      expect(tags[0]).toContain('type="application/atom+xml"');
+      expect(tags[0]).toContain(`href="${server.url}/feed.xml"`);
+    },
+  );
+});

@@ -12,7 +12,10 @@ export interface PublicPageMetaInput {
   type?: "website" | "article" | "profile";
 }
 
-/** <title>, description, canonical link and Open Graph / Twitter tags of a public page. */
+/**
+ * <title>, description, canonical link, Open Graph / Twitter tags of a public page, and
+ * the link to the Atom feed by which a feed reader given any page's address finds it.
+ */
 export function publicPageMeta({
   title,
   description,
@@ -26,6 +29,7 @@ export function publicPageMeta({
     { title: fullTitle },
     { name: "description", content: description },
     { tagName: "link", rel: "canonical", href: url },
+    { tagName: "link", rel: "alternate", type: "application/atom+xml", title: SITE_NAME, href: `${origin}/feed.xml` },
     { property: "og:site_name", content: SITE_NAME },
     { property: "og:title", content: title ?? SITE_NAME },
     { property: "og:description", content: description },
