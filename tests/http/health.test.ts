@@ -21,7 +21,7 @@ describe.each(TEST_DIALECTS)("GET /healthz on %s", (dialect) => {
     database = await createTestDatabase(dialect);
     server = await startServer({
       dialect,
-      databaseUrl: dialect === "sqlite" ? `file:${database.url}` : database.url,
+      databaseUrl: database.url,
     });
   });
 
@@ -91,9 +91,9 @@ describe("the health check's ping timeout", () => {
 });
 
 async function makeDatabaseUnreachable(database: TestDatabase): Promise<void> {
-  if (database.dialect === "sqlite") {
+  if (database.config.kind === "sqlite") {
     // The disk is "gone": the file and its WAL are removed under the running server.
-    rmSync(path.dirname(database.url), { recursive: true, force: true });
+    rmSync(path.dirname(database.config.file), { recursive: true, force: true });
     return;
   }
   const url = new URL(database.url);
