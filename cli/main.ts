@@ -23,6 +23,16 @@ function helpText(): string {
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nConfiguration comes from the same environment variables as the server (see README).\n`;
 }
 
+/** Whether a command's arguments ask for its help (`users:create --help`); what follows `--` is an argument. */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
+function commandHelpText(command: CliCommand): string {
+  return `Usage: npm run cli -- ${command.usage}\n\n${command.summary}\n`;
+}
+
 export async function runCli(argv: string[], output: NodeJS.WritableStream = process.stdout): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
@@ -30,6 +40,11 @@ export async function runCli(argv: string[], output: NodeJS.WritableStream = pro
     return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
+  // No command takes --help itself: parsing it as one of its options would refuse it as unknown.
+  if (command && asksForHelp(rest)) {
+    output.write(commandHelpText(command));
+    return 0;
+  }
   try {
     if (!command) throw new UsageError(`Unknown command "${name}". Run \`npm run cli -- --help\` for the list.`);
     const { values, positionals } = parseArgs({

@@ -394,6 +394,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   return buildConfig(result.data);
 }
 
+/** Where the server keeps the secret it generates when AUTH_SECRET is not set. */
+export function authSecretFile(config: Pick<Config, "dataDir">): string {
+  return path.join(config.dataDir, "auth-secret");
+}
+
 /**
  * Returns AUTH_SECRET, or the secret generated into DATA_DIR on the first start and
  * reused afterwards, so sessions and signed tokens survive restarts. The file is
@@ -402,7 +407,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
  */
 export function resolveAuthSecret(config: Config): string {
   if (config.authSecret) return config.authSecret;
-  const file = path.join(config.dataDir, "auth-secret");
+  const file = authSecretFile(config);
   const stored = readStoredSecret(file);
   if (stored !== undefined) return stored;
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +23,18 @@ describe("npm run cli", () => {
   it("prints the same help with no command at all", async () => {
     const [none, help] = [await runCliInProcess([]), await runCliInProcess(["--help"])];
     expect(none).toEqual(help);
+  });
+
+  it("prints a command's usage for `<command> --help` instead of refusing the option", async () => {
+    for (const flag of ["--help", "-h"]) {
+      expect(await runCliInProcess(["users:create", flag]), flag).toEqual({
+        code: 0,
+        stdout:
+          "Usage: npm run cli -- users:create --email E --password P --name N --role admin|editor\n\n" +
+          "Create a user with a password and a role (admin or editor).\n",
+        stderr: "",
+      });
+    }
   });
 
   it("refuses an unknown command with exit code 2 and a pointer to --help", async () => {
@@ -134,6 +146,34 @@ describe("npm run cli -- newsletter:webhook-secret", () => {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
+    }
+  });
+
+  it("uses the secret the server generated into DATA_DIR", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bastion-cli-"));
+    try {
+      writeFileSync(path.join(dataDir, "auth-secret"), `${"g".repeat(43)}\n`);
+      const result = await spawnCli(["newsletter:webhook-secret"], { DATA_DIR: dataDir });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`x-bastion-webhook-secret: ${bounceWebhookSecret("g".repeat(43))}\n`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses, and generates no secret, when neither AUTH_SECRET nor a generated one is there", async () => {
+    const parent = mkdtempSync(path.join(tmpdir(), "bastion-cli-"));
+    const dataDir = path.join(parent, "mistyped");
+    try {
+      // A secret generated here would not be the server's: the webhook would refuse every bounce.
+      expect(await spawnCli(["newsletter:webhook-secret"], { DATA_DIR: dataDir })).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `There is no auth secret at ${path.join(dataDir, "auth-secret")} and AUTH_SECRET is not set: check DATA_DIR, or start the server once to generate it.\n`,
+      });
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
