@@ -1,7 +1,7 @@
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Config } from "../server/config.ts";
 
-/** One `npm run cli -- <name>` command. Later features add theirs to cli/main.ts. */
+/** One `npm run cli -- <name>` command. Later features add theirs to cli/run.ts. */
 export interface CliCommand {
   name: string;
   summary: string;

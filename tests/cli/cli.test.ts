@@ -91,6 +91,19 @@ describe("npm run cli", () => {
     }
   });
 
+  it("keeps Node's compile cache of the modules it loads, for the next command to read", async () => {
+    // Node keeps it in the system's temporary folder, os.tmpdir(): here one of the test's own.
+    const temporary = mkdtempSync(path.join(tmpdir(), "bastion-compile-cache-"));
+    try {
+      expect((await spawnCli(["--help"], { TMPDIR: temporary })).code).toBe(0);
+      const cached = readdirSync(path.join(temporary, "node-compile-cache"), { recursive: true, withFileTypes: true });
+      // The commands' modules and their dependencies', not only the entry.
+      expect(cached.filter((entry) => entry.isFile()).length).toBeGreaterThan(100);
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
+  });
+
   it("exits with the code as a process (node cli/main.ts)", async () => {
     const help = await spawnCli(["--help"], {});
     expect(help.code).toBe(0);

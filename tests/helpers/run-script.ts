@@ -3,7 +3,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { vi } from "vitest";
-import { runCli } from "../../cli/main.ts";
+import { runCli } from "../../cli/run.ts";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
