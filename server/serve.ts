@@ -89,16 +89,6 @@ async function main(): Promise<void> {
     config.host,
     config.port,
   );
-  logger.info(
-    {
-      address: `http://${config.host}:${server.port}`,
-      listeningSockets: LISTENING_SOCKETS,
-      database: database.dialect,
-      pid: process.pid,
-    },
-    `Listening on ${config.publicOrigin}`,
-  );
-
   // After editing the database by hand (or restoring a backup): `kill -HUP <pid>` makes
   // this instance read the published content afresh, which also retires cached pages.
   process.on("SIGHUP", () => {
@@ -125,6 +115,17 @@ async function main(): Promise<void> {
   };
 
   installShutdown({ server, logger, closeServices, closeDevServer });
+  // Last: whoever waits for this line (systemd's logs, a script, a test) may send SIGTERM at
+  // once, and a signal that came before its handler would end the process on the spot.
+  logger.info(
+    {
+      address: `http://${config.host}:${server.port}`,
+      listeningSockets: LISTENING_SOCKETS,
+      database: database.dialect,
+      pid: process.pid,
+    },
+    `Listening on ${config.publicOrigin}`,
+  );
 }
 
 async function productionRendering(services: AppServices) {
