@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { utcDay } from "../../server/analytics/days.ts";
 import { getDashboardStats } from "../../server/dashboard/stats.ts";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
+import type { DatabaseHandle } from "../../server/db/connection.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 /** 2024 is a leap year: the 30 days before 5 March cross 29 February. */
 const NOW = new Date("2024-03-05T10:00:00.000Z");
 
 describe.each(TEST_DIALECTS)("dashboard statistics on %s", (dialect) => {
-  let testDb: TestDatabase;
+  let migrated: MigratedDatabase;
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(dialect);
-    handle = openDatabase(testDb.config);
-    await migrateToLatest(handle.db, handle.dialect);
+    migrated = await migratedDatabase(dialect);
+    handle = migrated.handle;
   });
 
   beforeEach(async () => {
@@ -28,8 +26,7 @@ describe.each(TEST_DIALECTS)("dashboard statistics on %s", (dialect) => {
   });
 
   afterAll(async () => {
-    await handle?.close();
-    await testDb?.drop();
+    await migrated?.close();
   });
 
   it("is all zeros on an empty site, with 30 days ending today", async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
+import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { newId } from "../../server/ids.ts";
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 const ID_SHAPE = /^([a-z][a-z0-9_]*)-(\d{13})-([a-z0-9]{10})$/;
 
@@ -52,18 +51,16 @@ describe("newId(prefix)", () => {
 });
 
 describe.each(TEST_DIALECTS)("ids as primary keys on %s", (dialect) => {
-  let testDb: TestDatabase;
+  let migrated: MigratedDatabase;
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(dialect);
-    handle = openDatabase(testDb.config);
-    await migrateToLatest(handle.db, handle.dialect);
+    migrated = await migratedDatabase(dialect);
+    handle = migrated.handle;
   });
 
   afterAll(async () => {
-    await handle?.close();
-    await testDb?.drop();
+    await migrated?.close();
   });
 
   it("stores ids made in a burst as distinct rows and reads them back unchanged", async () => {

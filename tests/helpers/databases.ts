@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../../server/config.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
 
 /**
  * Fresh, empty databases for tests: a new SQLite file in its own temporary folder,
@@ -73,5 +75,26 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
       withAdminClient(async (client) => {
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       }),
+  };
+}
+
+export interface MigratedDatabase {
+  testDb: TestDatabase;
+  handle: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/** A fresh database of `dialect` with the schema applied; close() drops it. */
+export async function migratedDatabase(dialect: TestDialect): Promise<MigratedDatabase> {
+  const testDb = await createTestDatabase(dialect);
+  const handle = openDatabase(testDb.config);
+  await migrateToLatest(handle.db, handle.dialect);
+  return {
+    testDb,
+    handle,
+    async close() {
+      await handle.close();
+      await testDb.drop();
+    },
   };
 }

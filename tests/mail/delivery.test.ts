@@ -3,17 +3,8 @@ import { openDatabase } from "../../server/db/connection.ts";
 import { createLogger } from "../../server/logger.ts";
 import { claimDueEmails, finishClaims } from "../../server/mail/outbox.ts";
 import { type MailWorker, type MailWorkerOptions, NO_SMTP_REASON, startMailWorker } from "../../server/mail/worker.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import {
-  enqueueTestEmail,
-  type MigratedDatabase,
-  mailConfig,
-  memoryLogger,
-  migratedDatabase,
-  outboxRow,
-  PUBLIC_URL,
-  sleep,
-} from "./helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { enqueueTestEmail, mailConfig, memoryLogger, outboxRow, PUBLIC_URL, sleep } from "./helpers.ts";
 import { type SmtpPeer, startSmtpPeer } from "./smtp-peer.ts";
 
 const logger = createLogger({ level: "silent" });

@@ -2,16 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createLogger } from "../../server/logger.ts";
 import { type OutboxRow, retryEmail } from "../../server/mail/outbox.ts";
 import { type MailWorker, type MailWorkerOptions, retryDelayMs, startMailWorker } from "../../server/mail/worker.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import {
-  enqueueTestEmail,
-  type MigratedDatabase,
-  mailConfig,
-  migratedDatabase,
-  outboxRow,
-  sleep,
-  waitUntilDue,
-} from "./helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { enqueueTestEmail, mailConfig, outboxRow, sleep, waitUntilDue } from "./helpers.ts";
 import { type SmtpPeer, startSmtpPeer } from "./smtp-peer.ts";
 
 const logger = createLogger({ level: "silent" });

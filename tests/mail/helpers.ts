@@ -2,36 +2,12 @@ import { Writable } from "node:stream";
 import type { Kysely } from "kysely";
 import pino from "pino";
 import { loadConfig } from "../../server/config.ts";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
 import type { Database } from "../../server/db/schema.ts";
 import type { Logger } from "../../server/logger.ts";
 import { enqueueEmail } from "../../server/mail/outbox.ts";
 import { renderEmail } from "../../server/mail/templates.ts";
-import { createTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases.ts";
 
 export const PUBLIC_URL = "https://bastion.test";
-
-export interface MigratedDatabase {
-  testDb: TestDatabase;
-  handle: DatabaseHandle;
-  close(): Promise<void>;
-}
-
-/** A fresh database of `dialect` with the schema applied; close() drops it. */
-export async function migratedDatabase(dialect: TestDialect): Promise<MigratedDatabase> {
-  const testDb = await createTestDatabase(dialect);
-  const handle = openDatabase(testDb.config);
-  await migrateToLatest(handle.db, handle.dialect);
-  return {
-    testDb,
-    handle,
-    async close() {
-      await handle.close();
-      await testDb.drop();
-    },
-  };
-}
 
 /** The configuration the server would build from this environment. */
 export function mailConfig(smtpUrl?: string) {

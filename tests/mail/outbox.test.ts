@@ -13,16 +13,8 @@ import {
   SENT_BODY_DAYS,
 } from "../../server/mail/outbox.ts";
 import { startMailWorker } from "../../server/mail/worker.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import {
-  enqueueTestEmail,
-  type MigratedDatabase,
-  mailConfig,
-  memoryLogger,
-  migratedDatabase,
-  outboxRow,
-  sleep,
-} from "./helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { enqueueTestEmail, mailConfig, memoryLogger, outboxRow, sleep } from "./helpers.ts";
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

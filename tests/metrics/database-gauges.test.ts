@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
 import { createMetrics } from "../../server/metrics/registry.ts";
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
+import { createTestDatabase, type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 /**
  * The database gauges while the database fails, or answers nothing (a hung server, a network that
@@ -23,18 +22,16 @@ const scrapeInTime = (render: () => Promise<string>) =>
   ]);
 
 describe.each(TEST_DIALECTS)("the database gauges on %s", (dialect) => {
-  let database: TestDatabase;
+  let migrated: MigratedDatabase;
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.config);
-    await migrateToLatest(handle.db, handle.dialect);
+    migrated = await migratedDatabase(dialect);
+    handle = migrated.handle;
   });
 
   afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
+    await migrated?.close();
   });
 
   it("are left out of the scrape, not read as 0, while the database answers with errors", async () => {

@@ -17,8 +17,7 @@ import { getNewsletterSettings, updateNewsletterSettings } from "../../server/ne
 import { deleteSubscriber, unsubscribeWithToken } from "../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../server/newsletter/suppression.ts";
 import { unsubscribeToken } from "../../server/newsletter/tokens.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 type Status = "active" | "pending" | "unsubscribed" | "bounced";
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordBounce } from "../../server/newsletter/bounces.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 /** The reason a bounce leaves on the suppression list, which the admin reads. */
 describe.each(TEST_DIALECTS)("the suppression reason of a bounce on %s", (dialect) => {

@@ -6,8 +6,7 @@ import {
   signInRefusal,
 } from "../../server/auth/sign-in-guard.ts";
 import { limitedAddress } from "../../server/request-limits.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 /**
  * The client an address stands for in the keys of limits per address

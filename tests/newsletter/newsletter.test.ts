@@ -20,8 +20,8 @@ import {
   verifyUnsubscribeToken,
 } from "../../server/newsletter/tokens.ts";
 import { hitLimit } from "../../server/request-limits.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, mailConfig, memoryLogger, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { mailConfig, memoryLogger } from "../mail/helpers.ts";
 
 const SECRET = "test-secret-0123456789abcdef0123456789";
 const BASE = "https://bastion.test";

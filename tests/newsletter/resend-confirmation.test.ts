@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedNewsletterSettings } from "../../server/newsletter/settings.ts";
 import { resendConfirmation, subscribe } from "../../server/newsletter/subscribers.ts";
 import { addSuppression } from "../../server/newsletter/suppression.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, mailConfig, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { mailConfig } from "../mail/helpers.ts";
 
 /** The admin's "Resend" of a confirmation email (/admin/newsletter). */
 describe.each(TEST_DIALECTS)("resending a confirmation email on %s", (dialect) => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_SUBSCRIBED_REASON, refuseUnwantedRecipients } from "../../server/newsletter/send-time-check.ts";
 import { addSuppression } from "../../server/newsletter/suppression.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 /**
  * The mail worker's last check before a send: mail queued for a subscriber who has

@@ -3,8 +3,8 @@ import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts
 import { seedNewsletterSettings } from "../../server/newsletter/settings.ts";
 import { confirmSubscription, subscribe, unsubscribeWithToken } from "../../server/newsletter/subscribers.ts";
 import { unsubscribeToken } from "../../server/newsletter/tokens.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, mailConfig, migratedDatabase } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { mailConfig } from "../mail/helpers.ts";
 
 /**
  * Two subscribe requests for one address that already has a row, at the same moment (a

@@ -7,8 +7,8 @@ import {
   TEST_EMAIL_REQUIRED_MESSAGE,
   testEmailSchema,
 } from "../../server/newsletter/test-email-input.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, migratedDatabase, PUBLIC_URL } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { PUBLIC_URL } from "../mail/helpers.ts";
 
 /**
  * The admin's test email (Newsletter Settings): validation of the spec's

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createLogger } from "../../server/logger.ts";
 import { enqueueSms } from "../../server/sms/outbox.ts";
 import { type SmsWorker, type SmsWorkerOptions, startSmsWorker } from "../../server/sms/worker.ts";
-import { TEST_DIALECTS } from "../helpers/databases.ts";
-import { type MigratedDatabase, memoryLogger, migratedDatabase, sleep } from "../mail/helpers.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
+import { memoryLogger, sleep } from "../mail/helpers.ts";
 
 const logger = createLogger({ level: "silent" });
 

@@ -1,9 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
+import type { DatabaseHandle } from "../../server/db/connection.ts";
 import { type ColumnKind, EXPORTED_TABLES, MIGRATION_TABLES, TABLES } from "../../server/transfer/tables.ts";
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
+import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 /**
  * The declared types each kind is created with by the migrations. SQLite keeps the
@@ -29,18 +28,16 @@ const DECLARED_TYPES: Record<"sqlite" | "postgres", Record<ColumnKind, string[]>
 };
 
 describe.each(TEST_DIALECTS)("the list of tables (server/transfer/tables.ts) on %s", (dialect) => {
-  let testDb: TestDatabase;
+  let migrated: MigratedDatabase;
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(dialect);
-    handle = openDatabase(testDb.config);
-    await migrateToLatest(handle.db, handle.dialect);
+    migrated = await migratedDatabase(dialect);
+    handle = migrated.handle;
   });
 
   afterAll(async () => {
-    await handle?.close();
-    await testDb?.drop();
+    await migrated?.close();
   });
 
   it("names every table the migrations create, with exactly its columns", async () => {
