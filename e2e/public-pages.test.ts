@@ -359,7 +359,10 @@ describe.each([
       await page.goto(`${server.url}/projects`);
       expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe("Getting Started");
       expect(await page.title()).toBe("Getting Started · Projects & Courses · Bastion");
-      expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe(`${server.url}/projects`);
+      // The chapter's own URL is its canonical one, also when /projects shows it.
+      expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe(
+        `${server.url}/projects/getting-started`,
+      );
       expect(await metaContent(page, 'meta[property="og:type"]')).toBe("article");
 
       const sidebar = page.getByTestId("chapters-sidebar");

@@ -9,8 +9,12 @@ import type { ChapterSummary, ResourcesPage, TipCategoryBlock } from "./types.ts
  * the chapter summaries do not carry. Every URL is absolute, on PUBLIC_URL's origin.
  */
 
-/** The public pages every sitemap lists, before the chapters. */
-export const SITEMAP_PAGES = ["/", "/projects", "/blog", "/resources", "/about"] as const;
+/**
+ * The public pages every sitemap lists, before the chapters. /projects is listed only
+ * while no chapter is published: otherwise it shows the first chapter, whose canonical
+ * URL is the chapter's own.
+ */
+const SITEMAP_PAGES = ["/", "/blog", "/resources", "/about"] as const;
 /** Feed entries, newest first, at most. */
 export const FEED_LIMIT = 100;
 
@@ -72,8 +76,9 @@ export function buildSitemap(
   chapters: ChapterSummary[],
   chapterDates: Map<string, ChapterDates>,
 ): string {
+  const pages = chapters.length === 0 ? [...SITEMAP_PAGES, "/projects"] : SITEMAP_PAGES;
   const urls = [
-    ...SITEMAP_PAGES.map((path) => ({ loc: absolute(origin, path), lastmod: undefined as string | undefined })),
+    ...pages.map((path) => ({ loc: absolute(origin, path), lastmod: undefined as string | undefined })),
     ...chapters.map((chapter) => ({
       loc: absolute(origin, chapterPath(chapter.slug)),
       lastmod: chapterDates.get(chapter.id)?.edited,

@@ -75,7 +75,9 @@ export interface ReaderSources {
 
 /**
  * /projects shows the first published chapter (or Coming Soon), /projects/:slug its
- * chapter; a former slug is a redirect to the current one, anything else missing.
+ * chapter; a former slug is a redirect to the current one, anything else missing. A
+ * chapter's canonical path is its own page, also when /projects shows it, so that
+ * search engines index one URL for it.
  */
 export async function readReader(
   content: PublishedContent,
@@ -95,7 +97,7 @@ export async function readReader(
       chapters,
       current: await prepareChapter(lookup.page, sources),
       origin,
-      path: slug === undefined ? "/projects" : `/projects/${lookup.page.chapter.slug}`,
+      path: `/projects/${lookup.page.chapter.slug}`,
     },
   };
 }

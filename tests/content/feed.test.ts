@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildAtomFeed, type FeedEntry, feedEntries } from "../../server/content/feed.ts";
+import { buildAtomFeed, buildSitemap, type FeedEntry, feedEntries } from "../../server/content/feed.ts";
 import type { ResourceCard } from "../../server/content/types.ts";
 
 /** The Atom document's own `updated`, which feed readers show as the feed's age. */
@@ -26,6 +26,25 @@ describe("buildAtomFeed", () => {
     const xml = buildAtomFeed("https://example.com", [], new Date("2026-11-30T10:00:00Z"));
     expect(xml).not.toContain("<entry>");
     expect(feedUpdated(xml)).toBe("2026-11-30T10:00:00.000Z");
+  });
+});
+
+describe("buildSitemap", () => {
+  const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+
+  it("lists the first chapter once, by its own URL, not also as /projects", () => {
+    const chapter = { id: "chapter-1", slug: "intro", title: "Intro", number: 1 };
+    expect(locations(buildSitemap("https://example.com", [chapter], new Map()))).toEqual([
+      "https://example.com/",
+      "https://example.com/blog",
+      "https://example.com/resources",
+      "https://example.com/about",
+      "https://example.com/projects/intro",
+    ]);
+  });
+
+  it("lists /projects while no chapter is published: it is then a page of its own", () => {
+    expect(locations(buildSitemap("https://example.com", [], new Map()))).toContain("https://example.com/projects");
   });
 });
 
