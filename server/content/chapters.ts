@@ -10,7 +10,8 @@ import {
   type RevisionedList,
   readRevisionedList,
 } from "./list-revisions.ts";
-import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
+import { publishedPaths } from "./paths.ts";
+import { contentPublished, contentWithdrawn } from "./publishing.ts";
 import { changedColumns, goneError, holdsValues, saveAtRevision } from "./revisions.ts";
 import { slugify, uniqueSlug } from "./slugs.ts";
 import { type ContentStore, defined, isUniqueViolation, nextOrderIndex, writeContent } from "./store.ts";

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { SITE_NAME } from "../site.ts";
+import { publishedPaths } from "./paths.ts";
 import type { ChapterSummary, ResourcesPage, TipCategoryBlock } from "./types.ts";
 
 /**
@@ -62,10 +63,6 @@ function linkOf(origin: string, url: string): string {
   return url.startsWith("/") ? absolute(origin, url) : url;
 }
 
-function chapterPath(slug: string): string {
-  return `/projects/${encodeURIComponent(slug)}`;
-}
-
 function isoDate(value: string | undefined): string {
   const date = value ? new Date(value) : new Date(0);
   return Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString();
@@ -80,7 +77,7 @@ export function buildSitemap(
   const urls = [
     ...pages.map((path) => ({ loc: absolute(origin, path), lastmod: undefined as string | undefined })),
     ...chapters.map((chapter) => ({
-      loc: absolute(origin, chapterPath(chapter.slug)),
+      loc: absolute(origin, publishedPaths.chapter(chapter.slug)),
       lastmod: chapterDates.get(chapter.id)?.edited,
     })),
   ];
@@ -127,7 +124,7 @@ export function feedEntries(
 ): FeedEntry[] {
   const entries: FeedEntry[] = [];
   for (const chapter of content.chapters) {
-    const link = absolute(origin, chapterPath(chapter.slug));
+    const link = absolute(origin, publishedPaths.chapter(chapter.slug));
     entries.push({
       // Not the link: a new title gives the chapter a new slug, and feed readers take an
       // entry with another id for a new one, announcing the renamed chapter again.

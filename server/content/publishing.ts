@@ -26,10 +26,3 @@ export async function contentWithdrawn(
 ): Promise<void> {
   await cancelNotification(store.db, item);
 }
-
-/** The public page of each kind of item (chapters: /projects/<slug>). */
-export const publishedPaths = {
-  chapter: (slug: string) => `/projects/${encodeURIComponent(slug)}`,
-  tip: () => "/blog",
-  resource: () => "/resources",
-} as const;

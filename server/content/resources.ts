@@ -3,7 +3,8 @@ import type { Database, RESOURCE_CATEGORIES, ResourcesTable } from "../db/schema
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
 import { deleteRow, type EditedTable, updateRowAtRevision } from "./edited-rows.ts";
-import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
+import { publishedPaths } from "./paths.ts";
+import { contentPublished, contentWithdrawn } from "./publishing.ts";
 import { type NewResource, newResourceSchema, type ResourceChanges, resourceChangesSchema } from "./resource-input.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 

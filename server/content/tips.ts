@@ -3,7 +3,8 @@ import { type Database, TIP_CATEGORIES, type TIP_TYPES, type TipsResourcesTable 
 import { newId } from "../ids.ts";
 import { parseInput } from "../validation.ts";
 import { deleteRow, type EditedTable, updateRowAtRevision } from "./edited-rows.ts";
-import { contentPublished, contentWithdrawn, publishedPaths } from "./publishing.ts";
+import { publishedPaths } from "./paths.ts";
+import { contentPublished, contentWithdrawn } from "./publishing.ts";
 import { type ContentStore, writeContent } from "./store.ts";
 import { type NewTip, newTipSchema, type TipChanges, tipChangesSchema } from "./tip-input.ts";
 

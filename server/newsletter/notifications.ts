@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { publishedPaths } from "../content/paths.ts";
 import type { Database, NOTIFICATION_ITEM_TYPES, NotificationsTable } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
@@ -219,7 +220,8 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
     .where("scheduled_for", "<=", now)
     .executeTakeFirst();
   if (!notification) return { claimed: false, emails: 0, skipped: [] };
-  if (!(await stillToAnnounce(db, notification))) {
+  const current = await itemToAnnounce(db, notification);
+  if (!current) {
     await db
       .updateTable("notifications")
       .set({ status: "cancelled" })
@@ -228,6 +230,15 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
       .execute();
     return { claimed: false, emails: 0, skipped: [] };
   }
+  if (
+    current.title !== notification.title ||
+    current.summary !== notification.summary ||
+    current.url !== notification.url
+  ) {
+    // Kept on the row too: the admin's list of notifications shows what was sent.
+    await db.updateTable("notifications").set(current).where("id", "=", id).where("status", "=", "pending").execute();
+  }
+  const announced = { ...notification, ...current };
   const chunkSize = Math.max(1, options.chunkSize ?? FAN_OUT_CHUNK_SIZE);
   let created = 0;
   const skipped: string[] = [];
@@ -235,14 +246,14 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
   for (;;) {
     // Two statements per chunk and no transaction around them: the emails are rendered
     // while the connection is free for other requests, and one INSERT is atomic alone.
-    const chunk = await eligibleSubscribers(db, notification, after, chunkSize);
+    const chunk = await eligibleSubscribers(db, announced, after, chunkSize);
     // An address the outbox refuses (imported, or edited in the database) would fail the
     // whole chunk, and every notification behind this one, run after run: left out.
     const deliverable = chunk.filter((subscriber) => isRecipientAddress(subscriber.email));
     for (const subscriber of chunk) if (!deliverable.includes(subscriber)) skipped.push(subscriber.id);
     created += await enqueueEmails(
       db,
-      deliverable.map((subscriber) => notificationEmail(notification, subscriber, options)),
+      deliverable.map((subscriber) => notificationEmail(announced, subscriber, options)),
     );
     const last = chunk.at(-1);
     if (!last || chunk.length < chunkSize) break;
@@ -261,28 +272,39 @@ async function fanOut(db: Kysely<Database>, id: string, now: string, options: Fa
 }
 
 /**
- * Whether a due notification still goes out: automatic notifications are still on, and
- * its item is still there (a chapter still published). Past the grace period, a delete
- * or an unpublish no longer cancels it (cancelNotification); the fan-out, which may run
- * up to a poll interval later, checks again.
+ * What a due notification announces, read from its item as it is now, or undefined when
+ * it no longer goes out: automatic notifications were turned off, or its item is gone (a
+ * chapter no longer published). Past the grace period, a delete or an unpublish no
+ * longer cancels it (cancelNotification); the fan-out, which may run up to a poll
+ * interval later, checks again. The title, summary and link are the item's current
+ * ones, so that a correction made within the grace period is what subscribers read.
  */
-async function stillToAnnounce(db: Kysely<Database>, notification: NotificationRow): Promise<boolean> {
-  if (!(await autoSendEnabled(db))) return false;
+async function itemToAnnounce(
+  db: Kysely<Database>,
+  notification: NotificationRow,
+): Promise<Pick<NotificationRow, "title" | "summary" | "url"> | undefined> {
+  if (!(await autoSendEnabled(db))) return undefined;
   const { item_type: type, item_id: id } = notification;
+  if (type === "chapter") {
+    const chapter = await db
+      .selectFrom("chapters")
+      .select(["title", "slug"])
+      .where("id", "=", id)
+      .where("published", "=", true)
+      .executeTakeFirst();
+    return (
+      chapter && { title: chapter.title, summary: notification.summary, url: publishedPaths.chapter(chapter.slug) }
+    );
+  }
   const item =
-    type === "chapter"
-      ? await db
-          .selectFrom("chapters")
-          .select("id")
-          .where("id", "=", id)
-          .where("published", "=", true)
-          .executeTakeFirst()
+    type === "tip"
+      ? await db.selectFrom("tips_resources").select(["title", "description"]).where("id", "=", id).executeTakeFirst()
       : await db
-          .selectFrom(type === "tip" ? "tips_resources" : "resources")
-          .select("id")
+          .selectFrom("resources")
+          .select(["name as title", "description"])
           .where("id", "=", id)
           .executeTakeFirst();
-  return item !== undefined;
+  return item && { title: item.title, summary: item.description, url: notification.url };
 }
 
 /**

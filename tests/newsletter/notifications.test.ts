@@ -230,8 +230,6 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
       description: "The top ten.",
       url: "https://owasp.example",
     });
-    await updateTip(store, tip.id, { revision: tip.revision, title: "Scan tuning, again" });
-    await updateResource(store, resource.id, { revision: resource.revision, name: "OWASP Top 10" });
     expect(await getNotificationForItem(db(), { type: "tip", id: tip.id })).toMatchObject({
       title: "Scan tuning",
       summary: "Tune your scans.",
@@ -255,6 +253,43 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     const resourceEmail = rows.find((row) => row.subject === "New resource: OWASP");
     expect(resourceEmail?.html_body).toContain(`href="${ORIGIN}/resources"`);
     expect(resourceEmail?.html_body).toContain("The top ten.");
+
+    await updateTip(store, tip.id, { revision: tip.revision, title: "Scan tuning, again" });
+    await updateResource(store, resource.id, { revision: resource.revision, name: "OWASP Top 10" });
+    expect(await notificationCount()).toBe(2);
+    expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toMatchObject({ emails: 0 });
+  });
+
+  it("sends what the item says when the emails go out: a correction made within the grace period", async () => {
+    const chapter = await createChapter(store, { title: "Hardneing SSH" });
+    await updateChapter(store, chapter.id, { revision: chapter.revision, title: "Hardening SSH" });
+    const tip = await createTip(store, { title: "Scan tunnig", description: "Tune you scans." });
+    await updateTip(store, tip.id, { revision: tip.revision, title: "Scan tuning", description: "Tune your scans." });
+    const resource = await createResource(store, {
+      name: "OWSAP",
+      description: "Top ten.",
+      url: "https://owasp.example",
+    });
+    await updateResource(store, resource.id, { revision: resource.revision, name: "OWASP" });
+
+    expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toMatchObject({
+      notifications: 3,
+      emails: 6,
+    });
+    const subjects = new Set((await outbox()).map((row) => row.subject));
+    expect(subjects).toEqual(new Set(["New chapter: Hardening SSH", "New tip: Scan tuning", "New resource: OWASP"]));
+    const chapterEmail = (await outbox()).find((row) => row.subject === "New chapter: Hardening SSH");
+    // The renamed chapter's own page, not its first slug's redirect.
+    expect(chapterEmail?.text_body).toContain(`${ORIGIN}/projects/hardening-ssh`);
+    expect(chapterEmail?.text_body).not.toContain("hardneing");
+    const tipEmail = (await outbox()).find((row) => row.subject === "New tip: Scan tuning");
+    expect(tipEmail?.text_body).toContain("Tune your scans.");
+    // The admin's list shows what went out.
+    expect(await getNotificationForItem(db(), { type: "chapter", id: chapter.id })).toMatchObject({
+      title: "Hardening SSH",
+      url: "/projects/hardening-ssh",
+      status: "sent",
+    });
   });
 
   it('auto_send_enabled "false": publishing creates no notification', async () => {
