@@ -102,13 +102,7 @@ describe("sitemap.xml", () => {
       expect(url.origin).toBe(server.url);
       return url.pathname;
     });
-    expect(paths).toEqual([
-      "/",
-      "/blog",
-      "/resources",
-      "/about",
-      ...PUBLISHED.map((slug) => `/projects/${slug}`),
-    ]);
+    expect(paths).toEqual(["/", "/blog", "/resources", "/about", ...PUBLISHED.map((slug) => `/projects/${slug}`)]);
     expect(xml).not.toContain(DRAFT);
     // A chapter's lastmod is its last edit, not its publication.
     const lastmods = document.urlset.url.map((entry: { lastmod?: string }) => entry.lastmod);
