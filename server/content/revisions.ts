@@ -54,7 +54,8 @@ export interface RevisionedSave<Row extends { revision: number }> {
 
 /**
  * Saves one record at the revision the editor saw. Returns the record as it now is and,
- * when it was written, as it was before (null when nothing was written); throws
+ * when it was written, as it was before (null when nothing was written: the record
+ * already held what is being saved, at any revision); throws
  * NotFound when it is gone, Conflict when it changed since. A write that lost a race is
  * judged again on a fresh read, so two identical saves sent at once both succeed.
  */
@@ -64,7 +65,9 @@ export async function saveAtRevision<Row extends { revision: number }>(
   save: RevisionedSave<Row>,
 ): Promise<{ row: Row; before: Row | null }> {
   let current = await save.read();
-  if (current?.revision === expected) {
+  // A save that changes nothing writes nothing: a new revision would refuse the real
+  // change of another editor who opened the record at this one.
+  if (current?.revision === expected && !save.holds(current)) {
     const written = await save.write(current);
     if (written) return { row: written, before: current };
     current = await save.read();
