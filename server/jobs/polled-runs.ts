@@ -10,7 +10,10 @@ import type { Logger } from "../logger.ts";
 export interface PolledRuns {
   /** Asks for a run soon, or in `afterMs`, unless one is already due sooner. */
   wake(afterMs?: number): void;
-  /** A run now, after the one under way; resolves with what `run` handled, rejects with its error. */
+  /**
+   * A run now, after the one under way (the run already queued behind it, if any);
+   * resolves with what `run` handled, rejects with its error.
+   */
   runOnce(): Promise<number>;
   /** True once stop() was called: a run under way should finish what it holds and claim nothing more. */
   readonly stopping: boolean;
@@ -39,9 +42,19 @@ export function startPolledRuns(options: PolledRunsOptions): PolledRuns {
   let timer: NodeJS.Timeout | undefined;
   let timerDueAt = Number.POSITIVE_INFINITY;
 
+  /** The run queued behind the one under way, until it starts. */
+  let waiting: Promise<number> | undefined;
+
   function runOnce(): Promise<number> {
     if (stopping) return Promise.resolve(0);
-    const next = tail.then(run);
+    // A run not started yet handles everything due when it starts: a second one queued
+    // behind it would find nothing, and wakes during a long run would pile up runs.
+    if (waiting) return waiting;
+    const next = tail.then(() => {
+      waiting = undefined;
+      return run();
+    });
+    waiting = next;
     // The chain only orders the runs; a failed run's error goes to its own caller (returned below).
     tail = next.catch(() => {});
     return next;
