@@ -188,6 +188,18 @@ export interface NewsletterSubscribersTable {
   updated_at: Generated<Timestamp>;
 }
 
+/**
+ * A stretch of time a subscriber was active: from a confirmation to the unsubscribe,
+ * bounce or new subscription that ended it (null: still active). Kept apart from the
+ * subscriber's row, whose dates a new subscription overwrites, so the past stays put.
+ */
+export interface NewsletterActivePeriodsTable {
+  id: string;
+  subscriber_id: string;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
 export interface NewsletterBouncesTable {
   id: string;
   email: string;
@@ -373,6 +385,7 @@ export interface AppTables {
   site_settings: SiteSettingsTable;
   user_roles: UserRolesTable;
   newsletter_subscribers: NewsletterSubscribersTable;
+  newsletter_active_periods: NewsletterActivePeriodsTable;
   newsletter_suppressions: NewsletterSuppressionsTable;
   newsletter_bounces: NewsletterBouncesTable;
   request_limits: RequestLimitsTable;

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
 import { addDays, utcDay } from "../analytics/days.ts";
 import type { Database, NewsletterSubscribersTable, SUBSCRIBER_STATUSES } from "../db/schema.ts";
 
@@ -59,11 +59,11 @@ const ACTIVE_CHART_DAYS = 30;
 
 /**
  * Active subscribers at the end of each of the last 30 UTC days (oldest first, today
- * last). A subscriber counts from `confirmed_at` until they left: `unsubscribed_at`
- * (unsubscribed, or pending again after unsubscribing) or, for a bounced address, when
- * it bounced (`bounced_at`; its last change for a row imported without one), unless
- * it had unsubscribed since its confirmation and before that. One pass of the database
- * over the table, one sum per day: nothing per subscriber comes back.
+ * last), from the record of active periods (active-periods.ts): a subscriber counts
+ * at a day's end when one of their periods started before it and had not ended by
+ * then. The periods keep each earlier stretch of a subscriber who left and came back,
+ * which the subscriber's row forgets. One pass of the database over the periods that
+ * reach into these days, one sum per day: nothing per subscriber comes back.
  */
 export async function activeSubscribersByDay(
   db: Kysely<Database>,
@@ -75,51 +75,20 @@ export async function activeSubscribersByDay(
     const day = addDays(firstDay, index);
     return { day, end: `${addDays(day, 1)}T00:00:00.000Z` };
   });
-  // When each one left; null: still active. Not active any more and no date (pending,
-  // or unsubscribed without one): the confirmation itself, so no day counts them.
-  const confirmed = db
-    .selectFrom("newsletter_subscribers")
-    .select((eb) => {
-      const bouncedAt = eb.fn.coalesce("bounced_at", "updated_at");
-      const unsubscribedFirst = eb.and([
-        eb("unsubscribed_at", ">=", eb.ref("confirmed_at")),
-        eb("unsubscribed_at", "<", bouncedAt),
-      ]);
-      return [
-        "confirmed_at",
-        eb
-          .case()
-          .when("status", "=", "active")
-          .then(sql<string | null>`null`)
-          .when(eb.and([eb("status", "=", "bounced"), unsubscribedFirst]))
-          .then(eb.ref("unsubscribed_at"))
-          .when("status", "=", "bounced")
-          .then(bouncedAt)
-          .else(eb.fn.coalesce("unsubscribed_at", "confirmed_at"))
-          .end()
-          .as("left_at"),
-      ];
-    })
-    .where("confirmed_at", "is not", null)
-    .as("confirmed");
+  const firstEnd = (dayEnds[0] as { end: string }).end;
+  const lastEnd = (dayEnds.at(-1) as { end: string }).end;
+  const activeAt = (eb: ExpressionBuilder<Database, "newsletter_active_periods">, end: string) =>
+    eb.and([eb("started_at", "<", end), eb.or([eb("ended_at", "is", null), eb("ended_at", ">=", end)])]);
   const sums = await db
-    .selectFrom(confirmed)
+    .selectFrom("newsletter_active_periods")
     .select((eb) =>
       dayEnds.map(({ end }, index) =>
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when(
-                eb.and([eb("confirmed_at", "<", end), eb.or([eb("left_at", "is", null), eb("left_at", ">=", end)])]),
-              )
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as(`day${index}`),
+        eb.fn.sum<number>(eb.case().when(activeAt(eb, end)).then(1).else(0).end()).as(`day${index}`),
       ),
     )
+    // Periods that ended before the first day cannot count: the index skips them.
+    .where((eb) => eb.or([eb("ended_at", "is", null), eb("ended_at", ">=", firstEnd)]))
+    .where("started_at", "<", lastEnd)
     .executeTakeFirstOrThrow();
   const byColumn = sums as Record<string, number | string | null>;
   return dayEnds.map(({ day }, index) => ({ day, active: Number(byColumn[`day${index}`] ?? 0) }));

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { CONSENT_SOURCES, Database } from "../db/schema.ts";
 import { NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { closeActivePeriod, openActivePeriod } from "./active-periods.ts";
 import { type EmailDeps, enqueueConfirmationEmail, enqueueWelcomeEmail } from "./emails.ts";
 import { isSuppressed, normalizeEmail } from "./suppression.ts";
 import {
@@ -14,7 +15,9 @@ import {
 
 /**
  * The newsletter_subscribers table's only writer: subscribing, confirming,
- * unsubscribing, a bounce's mark and an admin's delete. Every answer to a subscribe
+ * unsubscribing, a bounce's mark and an admin's delete. Each change in or out of
+ * `active` also opens or closes a period in newsletter_active_periods
+ * (active-periods.ts), in the same transaction. Every answer to a subscribe
  * is the same whatever the address's state (no enumeration); what happens depends on it:
  * new or unsubscribed (or bounced, once no longer suppressed) → pending with a fresh
  * confirmation email; pending → a new confirmation email at most once per 5 minutes;
@@ -90,6 +93,8 @@ export async function subscribe(
         )
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return "throttled";
+      // Pending again: whatever active period the row still had is over.
+      if (existing.status !== "pending") await closeActivePeriod(trx, id, nowIso);
     } else {
       id = newId("subscriber");
       const inserted = await trx
@@ -179,6 +184,7 @@ export async function confirmSubscription(
       .where("status", "=", "pending")
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return { success: true, alreadyConfirmed: true };
+    await openActivePeriod(trx, row.id, nowIso);
     await enqueueWelcomeEmail(trx, deps, { id: row.id, email: row.email, confirmed_at: nowIso });
     return { success: true, alreadyConfirmed: false };
   });
@@ -198,38 +204,41 @@ export async function unsubscribeWithToken(
 ): Promise<UnsubscribeResult> {
   const subscriberId = verifyUnsubscribeToken(secret, token);
   if (!subscriberId) return { success: false, error: UNSUBSCRIBE_INVALID_MESSAGE };
-  const row = await db
-    .selectFrom("newsletter_subscribers")
-    .select(["id", "status"])
-    .where("id", "=", subscriberId)
-    .executeTakeFirst();
-  // Deleted by an admin: nothing left to unsubscribe, which is what was asked.
-  if (!row) return { success: true };
-  const nowIso = now.toISOString();
-  await db
-    .updateTable("newsletter_subscribers")
-    .set({
-      ...(row.status === "bounced" ? {} : { status: "unsubscribed" as const }),
-      unsubscribed_at: nowIso,
-      confirmation_token_hash: null,
-      confirmation_expires_at: null,
-      updated_at: nowIso,
-    })
-    .where("id", "=", row.id)
-    .where("status", "!=", "unsubscribed")
-    .execute();
-  return { success: true };
+  return db.transaction().execute(async (trx): Promise<UnsubscribeResult> => {
+    const row = await trx
+      .selectFrom("newsletter_subscribers")
+      .select(["id", "status"])
+      .where("id", "=", subscriberId)
+      .executeTakeFirst();
+    // Deleted by an admin: nothing left to unsubscribe, which is what was asked.
+    if (!row) return { success: true };
+    const nowIso = now.toISOString();
+    const updated = await trx
+      .updateTable("newsletter_subscribers")
+      .set({
+        ...(row.status === "bounced" ? {} : { status: "unsubscribed" as const }),
+        unsubscribed_at: nowIso,
+        confirmation_token_hash: null,
+        confirmation_expires_at: null,
+        updated_at: nowIso,
+      })
+      .where("id", "=", row.id)
+      .where("status", "!=", "unsubscribed")
+      .executeTakeFirst();
+    // A bounced subscriber's period already ended with the bounce, and stays so.
+    if (Number(updated.numUpdatedRows) > 0) await closeActivePeriod(trx, row.id, nowIso);
+    return { success: true };
+  });
 }
 
 /**
- * The address bounced for good (bounces.ts decides when): the subscriber is `bounced`
- * and their confirmation link stops working. A subscriber already bounced keeps the
- * date they bounced on (the chart of active subscribers reads it). `db` is the
- * caller's transaction.
+ * The address bounced for good (bounces.ts decides when): the subscriber is `bounced`,
+ * their active period ends and their confirmation link stops working. A subscriber
+ * already bounced keeps the date they bounced on. `db` is the caller's transaction.
  */
 export async function markBounced(db: Kysely<Database>, email: string, now = new Date()): Promise<void> {
   const nowIso = now.toISOString();
-  await db
+  const bounced = await db
     .updateTable("newsletter_subscribers")
     .set((eb) => ({
       status: "bounced",
@@ -243,10 +252,15 @@ export async function markBounced(db: Kysely<Database>, email: string, now = new
       updated_at: nowIso,
     }))
     .where("email", "=", normalizeEmail(email))
-    .execute();
+    .returning("id")
+    .executeTakeFirst();
+  if (bounced) await closeActivePeriod(db, bounced.id, nowIso);
 }
 
-/** Removes the subscriber for good; NotFound when there is none with this id (any more). */
+/**
+ * Removes the subscriber for good, their active periods with them (ON DELETE CASCADE);
+ * NotFound when there is none with this id (any more).
+ */
 export async function deleteSubscriber(db: Kysely<Database>, id: string): Promise<void> {
   const result = await db.deleteFrom("newsletter_subscribers").where("id", "=", id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new NotFound("This subscriber no longer exists.");

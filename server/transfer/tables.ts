@@ -131,6 +131,12 @@ export const TABLES: readonly TableSpec[] = [
     bounced_at: "timestamp",
     updated_at: "timestamp",
   }),
+  table("newsletter_active_periods", true, {
+    id: "text",
+    subscriber_id: "text",
+    started_at: "timestamp",
+    ended_at: "timestamp",
+  }),
   table("newsletter_suppressions", true, { id: "text", email: "text", reason: "text", added_at: "timestamp" }),
   table("newsletter_bounces", true, {
     id: "text",

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Kysely, Transaction } from "kysely";
 import type { DatabaseHandle, DialectName } from "../db/connection.ts";
+import { deriveActivePeriods } from "../db/migrations/0008-newsletter-active-periods.ts";
 import type { Database } from "../db/schema.ts";
 import { DATA_FORMAT, DATA_FORMAT_VERSION, readDataFile, type TableDump, writeDataFile } from "./data-file.ts";
 import { clearTables, describeData, insertFileRows, tablesWithData } from "./load.ts";
@@ -108,7 +109,7 @@ export async function importFromFile(
   let rows = 0;
   await handle.db.transaction().execute(async (trx) => {
     await clearTables(trx, EXPORTED_TABLES);
-    await readDataFile(file, {
+    const read = await readDataFile(file, {
       allowed: (spec) => spec.exported,
       onTable: (table) => {
         tables++;
@@ -120,6 +121,7 @@ export async function importFromFile(
         progress.rows(batch.length);
       },
     });
+    if (!read.tables.has("newsletter_active_periods")) await deriveActivePeriods(trx);
   });
   return { tables, rows };
 }

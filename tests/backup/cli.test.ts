@@ -122,7 +122,7 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
       expect(name).toMatch(/^bastion-before-0005-phone-factor-\S+\.tar\.gz$/);
       expect(result.stdout).toBe(
         `Backed up the database before migrating: ${path.join(backups, name!)}\n` +
-          `Applied 3 migration(s) to the ${dialect} database: 0005-phone-factor, 0006-audit-actor-kept, 0007-subscriber-bounced-at\n`,
+          `Applied 4 migration(s) to the ${dialect} database: 0005-phone-factor, 0006-audit-actor-kept, 0007-subscriber-bounced-at, 0008-newsletter-active-periods\n`,
       );
     },
     SLOW_TEST_MS,

@@ -133,7 +133,7 @@ describe.each(TEST_DIALECTS)("node cli/main.ts db:migrate on %s", (dialect) => {
     const first = await spawnCli(["db:migrate"], env);
     expect(first).toEqual({
       code: 0,
-      stdout: `Applied 7 migration(s) to the ${dialect} database: 0001-initial-schema, 0002-email-outbox-batch, 0003-content-revisions, 0004-media, 0005-phone-factor, 0006-audit-actor-kept, 0007-subscriber-bounced-at\n`,
+      stdout: `Applied 8 migration(s) to the ${dialect} database: 0001-initial-schema, 0002-email-outbox-batch, 0003-content-revisions, 0004-media, 0005-phone-factor, 0006-audit-actor-kept, 0007-subscriber-bounced-at, 0008-newsletter-active-periods\n`,
       stderr: "",
     });
     const second = await spawnCli(["db:migrate"], env);

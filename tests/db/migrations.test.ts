@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from "../../server/db/connection.ts
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { BETTER_AUTH_TABLES } from "../../server/db/migrations/better-auth-tables.ts";
 import { migrationsFor } from "../../server/db/migrations/index.ts";
+import { activeSubscribersByDay } from "../../server/newsletter/admin.ts";
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from "../helpers/databases.ts";
 
 const APP_TABLES = [
@@ -21,6 +22,7 @@ const APP_TABLES = [
   "site_settings",
   "user_roles",
   "newsletter_subscribers",
+  "newsletter_active_periods",
   "newsletter_suppressions",
   "newsletter_bounces",
   "request_limits",
@@ -52,7 +54,11 @@ const MIGRATION_NAMES = [
   "0005-phone-factor",
   "0006-audit-actor-kept",
   "0007-subscriber-bounced-at",
+  "0008-newsletter-active-periods",
 ];
+
+/** The migrations from `first` on: what migrating to the latest applies after the one before it. */
+const migrationsFrom = (first: string) => MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf(first));
 
 let sequence = 0;
 const nextId = (prefix: string) => `${prefix}-test-${++sequence}`;
@@ -424,10 +430,7 @@ describe.each(TEST_DIALECTS)("0006-audit-actor-kept on %s", (dialect) => {
       };
       await db.insertInto("audit_log").values(row).execute();
 
-      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual([
-        "0006-audit-actor-kept",
-        "0007-subscriber-bounced-at",
-      ]);
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(migrationsFrom("0006-audit-actor-kept"));
       await db.deleteFrom("user").where("id", "=", "user-eve").execute();
       const kept = await db.selectFrom("audit_log").selectAll().execute();
       expect(kept).toHaveLength(1);
@@ -476,13 +479,104 @@ describe.each(TEST_DIALECTS)("0007-subscriber-bounced-at on %s", (dialect) => {
           .execute();
       }
 
-      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0007-subscriber-bounced-at"]);
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(migrationsFrom("0007-subscriber-bounced-at"));
       const rows = await db.selectFrom("newsletter_subscribers").select(["id", "bounced_at"]).orderBy("id").execute();
       expect(
         rows.map((row) => [row.id, row.bounced_at && new Date(row.bounced_at as string | Date).toISOString()]),
       ).toEqual([
         ["active", null],
         ["bounced", lastChange],
+      ]);
+    } finally {
+      await handle.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describe.each(TEST_DIALECTS)("0008-newsletter-active-periods on %s", (dialect) => {
+  it("gives each confirmed subscriber one period, ending where the chart ended it, so the chart keeps its past", async () => {
+    const testDb = await createTestDatabase(dialect);
+    const handle = openDatabase(testDb.config);
+    try {
+      const db = handle.db as unknown as Kysely<UncheckedTables>;
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(handle.dialect) } });
+      expect((await migrator.migrateTo("0007-subscriber-bounced-at")).error).toBeUndefined();
+      const now = new Date("2026-03-20T12:00:00.000Z");
+      const at = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+      const rows = [
+        { id: "s1", status: "active", confirmed_at: at(40), updated_at: at(40) },
+        { id: "s2", status: "active", confirmed_at: at(5), updated_at: at(5) },
+        { id: "s3", status: "unsubscribed", confirmed_at: at(20), unsubscribed_at: at(10), updated_at: at(10) },
+        // Bounced before bounced_at existed: its last change.
+        { id: "s4", status: "bounced", confirmed_at: at(15), updated_at: at(2) },
+        { id: "s5", status: "pending", updated_at: at(3) },
+        // Bounced, then the unsubscribe link clicked and a second report: the bounce.
+        {
+          id: "s6",
+          status: "bounced",
+          confirmed_at: at(20),
+          bounced_at: at(6),
+          unsubscribed_at: at(3),
+          updated_at: at(1),
+        },
+        // Unsubscribed, then an email to the address bounced: the unsubscribe.
+        {
+          id: "s7",
+          status: "bounced",
+          confirmed_at: at(20),
+          unsubscribed_at: at(8),
+          bounced_at: at(4),
+          updated_at: at(4),
+        },
+        // Unsubscribed without a date (an old import): never counted.
+        { id: "s8", status: "unsubscribed", confirmed_at: at(25), updated_at: at(25) },
+        // Pending again after unsubscribing, its confirmation kept.
+        { id: "s9", status: "pending", confirmed_at: at(18), unsubscribed_at: at(9), updated_at: at(7) },
+      ];
+      for (const row of rows) {
+        await db
+          .insertInto("newsletter_subscribers")
+          .values({ email: `${row.id}@example.com`, subscribed_at: row.updated_at, ...row })
+          .execute();
+      }
+      // More than one batch of the backfill.
+      const many = Array.from({ length: 450 }, (_, index) => ({
+        id: `t${String(index).padStart(3, "0")}`,
+        email: `t${index}@example.com`,
+        status: "active",
+        confirmed_at: at(50),
+      }));
+      await db.insertInto("newsletter_subscribers").values(many).execute();
+
+      expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(["0008-newsletter-active-periods"]);
+      const periods = await db
+        .selectFrom("newsletter_active_periods")
+        .select(["id", "subscriber_id", "started_at", "ended_at"])
+        .orderBy("subscriber_id")
+        .execute();
+      const iso = (value: unknown) => value && new Date(value as string | Date).toISOString();
+      expect(
+        periods
+          .filter((period) => !String(period.subscriber_id).startsWith("t"))
+          .map((period) => [period.subscriber_id, iso(period.started_at), iso(period.ended_at)]),
+      ).toEqual([
+        ["s1", at(40), null],
+        ["s2", at(5), null],
+        ["s3", at(20), at(10)],
+        ["s4", at(15), at(2)],
+        ["s6", at(20), at(6)],
+        ["s7", at(20), at(8)],
+        ["s8", at(25), at(25)],
+        ["s9", at(18), at(9)],
+      ]);
+      expect(periods).toHaveLength(8 + many.length);
+      expect(periods.every((period) => /^period-\d+-[a-z0-9]{10}$/.test(String(period.id)))).toBe(true);
+
+      // What the chart's query before this migration answered for these rows, day by day.
+      const chart = await activeSubscribersByDay(handle.db, now);
+      expect(chart.map((day) => day.active - many.length)).toEqual([
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 5, 4, 3, 3, 2, 3, 3, 3, 2, 2, 2,
       ]);
     } finally {
       await handle.close();

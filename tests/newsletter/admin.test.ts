@@ -1,6 +1,5 @@
-import { type Insertable, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { NewsletterSubscribersTable } from "../../server/db/schema.ts";
 import { Invalid, NotFound } from "../../server/errors.ts";
 import {
   activeSubscribersByDay,
@@ -14,7 +13,12 @@ import {
 } from "../../server/newsletter/admin.ts";
 import { recordBounce } from "../../server/newsletter/bounces.ts";
 import { getNewsletterSettings, updateNewsletterSettings } from "../../server/newsletter/settings.ts";
-import { deleteSubscriber, unsubscribeWithToken } from "../../server/newsletter/subscribers.ts";
+import {
+  confirmSubscription,
+  deleteSubscriber,
+  subscribe,
+  unsubscribeWithToken,
+} from "../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../server/newsletter/suppression.ts";
 import { unsubscribeToken } from "../../server/newsletter/tokens.ts";
 import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
@@ -239,91 +243,143 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
 describe.each(TEST_DIALECTS)("the active-subscribers chart on %s", (dialect) => {
   let database: MigratedDatabase;
   const db = () => database.handle.db;
+  const deps = { config: { publicOrigin: "https://bastion.test" }, secret: SECRET };
+  const when = (ago: number) => new Date(daysAgo(ago));
+  const idOf = async (name: string) =>
+    (
+      await db()
+        .selectFrom("newsletter_subscribers")
+        .select("id")
+        .where("email", "=", `${name}@example.test`)
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  /** Subscribes through the form; pending until confirmed. */
+  const subscribeAt = (name: string, ago: number) =>
+    subscribe(db(), deps, { email: `${name}@example.test`, source: "form", ip: "203.0.113.7" }, when(ago));
+  /** Clicks the link of the confirmation email sent last. */
+  async function confirmAt(name: string, ago: number) {
+    const { confirmation_token_hash } = await db()
+      .selectFrom("newsletter_subscribers")
+      .select("confirmation_token_hash")
+      .where("email", "=", `${name}@example.test`)
+      .executeTakeFirstOrThrow();
+    const { text_body } = await db()
+      .selectFrom("email_outbox")
+      .select("text_body")
+      .where("idempotency_key", "=", `newsletter-confirm:${confirmation_token_hash}`)
+      .executeTakeFirstOrThrow();
+    const token = /\/newsletter\/confirm\?token=([A-Za-z0-9_-]+)/.exec(text_body)?.[1] as string;
+    expect(await confirmSubscription(db(), deps, token, when(ago))).toMatchObject({ success: true });
+  }
+  async function activeFrom(name: string, ago: number) {
+    await subscribeAt(name, ago);
+    await confirmAt(name, ago);
+  }
+  const unsubscribeAt = async (name: string, ago: number) =>
+    unsubscribeWithToken(db(), SECRET, unsubscribeToken(SECRET, await idOf(name)), when(ago));
+  const bounceAt = (name: string, ago: number) =>
+    recordBounce(db(), { email: `${name}@example.test`, type: "hard" }, when(ago));
+  const chart = async () => {
+    const days = await activeSubscribersByDay(db(), NOW);
+    return (ago: number) => days.find((entry) => entry.day === daysAgo(ago).slice(0, 10))?.active;
+  };
+
   beforeAll(async () => {
     database = await migratedDatabase(dialect);
   });
   afterAll(async () => {
     await database?.close();
   });
+  beforeEach(async () => {
+    for (const table of [
+      "newsletter_subscribers",
+      "newsletter_suppressions",
+      "newsletter_bounces",
+      "email_outbox",
+    ] as const) {
+      await db().deleteFrom(table).execute();
+    }
+  });
 
   it("counts who was active at the end of each of the last 30 days", async () => {
-    const at = (days: number) => daysAgo(days);
-    // One by one: SQLite fills the columns a multi-row insert leaves out with NULL, not their default.
-    const rows: Insertable<NewsletterSubscribersTable>[] = [
-      // Active since 40 days ago: every day.
-      { id: "s1", email: "s1@example.test", status: "active", confirmed_at: at(40), subscribed_at: at(41) },
-      // Confirmed 5 days ago.
-      { id: "s2", email: "s2@example.test", status: "active", confirmed_at: at(5), subscribed_at: at(5) },
-      // Active from 20 to 10 days ago, then unsubscribed.
-      {
-        id: "s3",
-        email: "s3@example.test",
-        status: "unsubscribed",
-        confirmed_at: at(20),
-        unsubscribed_at: at(10),
-        subscribed_at: at(20),
-      },
-      // Bounced 2 days ago.
-      {
-        id: "s4",
-        email: "s4@example.test",
-        status: "bounced",
-        confirmed_at: at(15),
-        updated_at: at(2),
-        subscribed_at: at(15),
-      },
-      // Never confirmed.
-      { id: "s5", email: "s5@example.test", status: "pending", subscribed_at: at(3) },
-    ];
-    for (const row of rows) {
-      await db().insertInto("newsletter_subscribers").values(row).execute();
-    }
+    await activeFrom("s1", 40); // every day
+    await activeFrom("s2", 5);
+    await activeFrom("s3", 20);
+    await unsubscribeAt("s3", 10);
+    await activeFrom("s4", 15);
+    await bounceAt("s4", 2);
+    await subscribeAt("s5", 3); // never confirmed
+
     const days = await activeSubscribersByDay(db(), NOW);
     expect(days).toHaveLength(30);
     expect(days.at(-1)).toEqual({ day: "2026-03-20", active: 2 });
-    const on = (ago: number) => days.find((entry) => entry.day === daysAgo(ago).slice(0, 10))?.active;
+    const on = await chart();
     expect(on(29)).toBe(1);
     expect(on(15)).toBe(3); // s1, s3, s4 (confirmed at noon that day)
     expect(on(12)).toBe(3);
     expect(on(10)).toBe(2); // s3 left at noon
     expect(on(3)).toBe(3); // s1, s2, s4
-    expect(on(2)).toBe(2); // s1, s2 (s4 bounced, on its last change: a row without bounced_at)
+    expect(on(2)).toBe(2); // s1, s2: s4 bounced at noon
   });
 
   it("counts a bounced subscriber out from the bounce, whatever comes after, or from an earlier unsubscribe", async () => {
-    await db().deleteFrom("newsletter_subscribers").execute();
-    const active = (id: string, confirmedDaysAgo: number) =>
-      db()
-        .insertInto("newsletter_subscribers")
-        .values({
-          id,
-          email: `${id}@example.test`,
-          status: "active",
-          confirmed_at: daysAgo(confirmedDaysAgo),
-          subscribed_at: daysAgo(confirmedDaysAgo),
-        })
-        .execute();
-    const bounce = (id: string, ago: number) =>
-      recordBounce(db(), { email: `${id}@example.test`, type: "hard" }, new Date(daysAgo(ago)));
-    const unsubscribe = (id: string, ago: number) =>
-      unsubscribeWithToken(db(), SECRET, unsubscribeToken(SECRET, id), new Date(daysAgo(ago)));
-
     // Bounced 6 days ago; the unsubscribe link clicked 3 days ago and a second bounce
-    // report a day ago move its last change, not the day it left.
-    await active("later", 20);
-    await bounce("later", 6);
-    await unsubscribe("later", 3);
-    await bounce("later", 1);
+    // report a day ago change the row, not the day it left.
+    await activeFrom("later", 20);
+    await bounceAt("later", 6);
+    await unsubscribeAt("later", 3);
+    await bounceAt("later", 1);
     // Unsubscribed 8 days ago, then an email to the address bounced 4 days ago.
-    await active("earlier", 20);
-    await unsubscribe("earlier", 8);
-    await bounce("earlier", 4);
+    await activeFrom("earlier", 20);
+    await unsubscribeAt("earlier", 8);
+    await bounceAt("earlier", 4);
 
-    const days = await activeSubscribersByDay(db(), NOW);
-    const on = (ago: number) => days.find((entry) => entry.day === daysAgo(ago).slice(0, 10))?.active;
+    const on = await chart();
     expect(on(10)).toBe(2);
     expect(on(7)).toBe(1); // "later": "earlier" left at noon 8 days ago
     expect(on(5)).toBe(0);
     expect(on(2)).toBe(0);
+  });
+
+  it("keeps the earlier days of a subscriber who left and subscribed again", async () => {
+    // Unsubscribed 12 days ago; subscribed again 6 days ago, confirmed 4 days ago.
+    await activeFrom("returning", 20);
+    await unsubscribeAt("returning", 12);
+    await subscribeAt("returning", 6);
+    // Bounced 10 days ago; off the suppression list, subscribed again 3 days ago.
+    await activeFrom("bounced", 25);
+    await bounceAt("bounced", 10);
+    await db().deleteFrom("newsletter_suppressions").execute();
+    await subscribeAt("bounced", 3);
+    const pending = await chart();
+    expect([pending(15), pending(12), pending(10), pending(5), pending(0)]).toEqual([2, 1, 0, 0, 0]);
+
+    await confirmAt("returning", 4);
+    await confirmAt("bounced", 3);
+    const on = await chart();
+    expect(on(29)).toBe(0);
+    expect(on(25)).toBe(1); // "bounced" since noon
+    expect(on(15)).toBe(2);
+    expect(on(12)).toBe(1); // "returning" left at noon
+    expect(on(10)).toBe(0); // "bounced" left at noon
+    expect(on(5)).toBe(0);
+    expect(on(4)).toBe(1); // "returning" back at noon
+    expect(on(3)).toBe(2);
+    expect(on(0)).toBe(2);
+  });
+
+  it("forgets every day of a deleted subscriber", async () => {
+    await activeFrom("gone", 20);
+    await unsubscribeAt("gone", 12);
+    await subscribeAt("gone", 6);
+    await confirmAt("gone", 4);
+    await deleteSubscriber(db(), await idOf("gone"));
+    expect((await activeSubscribersByDay(db(), NOW)).every((day) => day.active === 0)).toBe(true);
+    const { n } = await db()
+      .selectFrom("newsletter_active_periods")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(0);
   });
 });

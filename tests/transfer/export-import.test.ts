@@ -81,6 +81,41 @@ describe.each(TEST_DIALECTS)("export from %s", (from) => {
     expect(withoutExportedAt(second)).toBe(withoutExportedAt(first));
   });
 
+  it("derives the subscribers' active periods from a file written before they were kept", async () => {
+    const lines = readFileSync(first, "utf8").trimEnd().split("\n");
+    const header = JSON.parse(lines[0] as string);
+    const older = [JSON.stringify({ ...header, schemaVersion: "0007-subscriber-bounced-at" })];
+    let tables = 0;
+    let rows = 0;
+    for (let index = 1; index < lines.length - 1; index++) {
+      const table = JSON.parse(lines[index] as string);
+      const body = lines.slice(index + 1, index + 1 + table.rows);
+      index += table.rows;
+      if (table.table === "newsletter_active_periods") continue;
+      if (table.table === "newsletter_subscribers") {
+        // The first subscriber confirmed on March 1st and is still active.
+        const confirmed = JSON.parse(body[0] as string);
+        confirmed[table.columns.indexOf("status")] = "active";
+        confirmed[table.columns.indexOf("confirmed_at")] = "2026-03-01T00:00:00.000Z";
+        body[0] = JSON.stringify(confirmed);
+      }
+      older.push(lines[index - table.rows] as string, ...body);
+      tables += 1;
+      rows += body.length;
+    }
+    older.push(JSON.stringify({ end: true, tables, rows }));
+    const file = newFile();
+    writeFileSync(file, `${older.join("\n")}\n`);
+
+    const other = await target();
+    await importFromFile(other.handle, file, { force: false });
+    const periods = await other.handle.db
+      .selectFrom("newsletter_active_periods")
+      .select(["started_at", "ended_at"])
+      .execute();
+    expect(periods).toEqual([{ started_at: "2026-03-01T00:00:00.000Z", ended_at: null }]);
+  });
+
   it("refuses a database that holds data, and replaces its content with --force", async () => {
     const other = await target();
     await seedSite(other);

@@ -8,6 +8,7 @@ import * as media from "./0004-media.ts";
 import * as phoneFactor from "./0005-phone-factor.ts";
 import * as auditActorKept from "./0006-audit-actor-kept.ts";
 import * as subscriberBouncedAt from "./0007-subscriber-bounced-at.ts";
+import * as newsletterActivePeriods from "./0008-newsletter-active-periods.ts";
 
 interface DialectAwareMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DialectAwareMigration> = {
   "0005-phone-factor": phoneFactor,
   "0006-audit-actor-kept": auditActorKept,
   "0007-subscriber-bounced-at": subscriberBouncedAt,
+  "0008-newsletter-active-periods": newsletterActivePeriods,
 };
 
 /** The migrations bound to one dialect: column types differ, the schema does not. */
