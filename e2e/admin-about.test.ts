@@ -386,6 +386,42 @@ describe.each(TEST_DIALECTS)("/admin/about on %s", (dialect) => {
     },
   );
 
+  it("refuses a Biography & Content save over a change it never showed, after another form reloaded the page's data", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await site.signedIn(testPage, "editor");
+      await visit(page, `${site.base}/admin/about`);
+      const form = page.getByTestId("biography-form");
+      const shown = await form.getByLabel("Mission statement").inputValue();
+      await site.database((db) =>
+        db
+          .updateTable("site_content")
+          .set((eb) => ({ value: "A colleague's mission.", revision: eb("revision", "+", 1) }))
+          .where("key", "=", "about_mission")
+          .execute(),
+      );
+      // A skill added on another tab reloads the page's data; the form still shows what it showed.
+      await page.getByRole("tab", { name: "Skills" }).click();
+      await page.getByRole("button", { name: "Add Skill" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add Skill" });
+      await dialog.getByLabel("Name").fill("Incident response");
+      await dialog.getByRole("button", { name: "Add Skill" }).click();
+      await toast(page, "Skill added successfully!").waitFor();
+      await page.getByRole("tab", { name: "Biography & Content" }).click();
+      await form.waitFor();
+      expect(await form.getByLabel("Mission statement").inputValue()).toBe(shown);
+
+      const answered = page.waitForResponse((response) => response.request().method() === "POST");
+      await form.getByLabel("Name").fill("Another name");
+      await form.getByRole("button", { name: "Save Content" }).click();
+      expect((await answered).status()).toBe(409);
+      await toast(page, STALE_CONTENT).waitFor();
+      const mission = await site.database((db) =>
+        db.selectFrom("site_content").select("value").where("key", "=", "about_mission").executeTakeFirstOrThrow(),
+      );
+      expect(mission.value).toBe("A colleague's mission.");
+    });
+  });
+
   it("refuses a reorder of a list changed since (409) and shows the server's order again", async () => {
     // Other tests of this file may have left skills before these three.
     const names = ["Alpha skill", "Bravo skill", "Charlie skill"];

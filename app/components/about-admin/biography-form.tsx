@@ -29,7 +29,7 @@ export function BiographyForm({ content }: { content: AboutEditorContent }) {
       </CardHeader>
       <CardContent>
         <IntentForm state={state} className="flex flex-col gap-5" data-testid="biography-form">
-          <EntryRevisions keys={ABOUT_CONTENT_KEYS} fields={fields} entries={content} />
+          <EntryRevisions keys={ABOUT_CONTENT_KEYS} state={state} entries={content} />
           <div className="grid gap-5 sm:grid-cols-2">
             <InputField meta={entry("about_name")} label="Name" autoComplete="off" />
             <InputField meta={entry("about_title")} label="Title" autoComplete="off" />

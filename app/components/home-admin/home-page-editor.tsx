@@ -31,7 +31,7 @@ export function HomePageEditor({ content }: { content: HomeEditorContent }) {
   const secondary = fields.button_secondary_text.getFieldset();
   return (
     <IntentForm state={state} className="flex flex-col gap-6" data-testid="home-page-editor">
-      <EntryRevisions keys={HOME_CONTENT_KEYS} fields={fields} entries={content} />
+      <EntryRevisions keys={HOME_CONTENT_KEYS} state={state} entries={content} />
       <Card>
         <CardHeader>
           <CardTitle>Hero</CardTitle>

@@ -28,7 +28,7 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettingsForEditor
       </CardHeader>
       <CardContent>
         <IntentForm state={state} className="flex flex-col gap-5" data-testid="site-settings-form">
-          <EntryRevisions keys={SITE_SETTING_KEYS} fields={fields} entries={settings} />
+          <EntryRevisions keys={SITE_SETTING_KEYS} state={state} entries={settings} />
           <InputField
             meta={fields.linkedin_url.getFieldset().value}
             label="LinkedIn profile URL"
