@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { deriveActivePeriods } from "../server/db/migrations/0008-newsletter-active-periods.ts";
 import type { prepareDatabase } from "../server/db/setup.ts";
 import { PROJECT_ROOT } from "../tests/helpers/run-script.ts";
 import { serverEnvironment } from "../tests/helpers/server.ts";
@@ -35,6 +36,8 @@ export async function prepareSite(subscribers: number) {
     }
     await database.db.insertInto("newsletter_subscribers").values(rows).execute();
   }
+  // Their active periods, which the newsletter screen's chart reads, as migrations derive them.
+  await deriveActivePeriods(database.db);
   return { workDir, dataDir, database, slugs };
 }
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import nodemailer from "nodemailer";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
+import { deriveActivePeriods } from "../server/db/migrations/0008-newsletter-active-periods.ts";
 import { prepareDatabase } from "../server/db/setup.ts";
 import { listRecentEmails } from "../server/mail/outbox.ts";
 import { fromAddress } from "../server/mail/transport.ts";
@@ -111,6 +112,8 @@ try {
     }
     await db.insertInto("newsletter_subscribers").values(rows).execute();
   }
+  // Their active periods, which the admin page's chart reads, as migrations derive them.
+  await deriveActivePeriods(db);
   // The announced chapter is published: the fan-out cancels a notification whose item went away.
   await db
     .insertInto("chapters")
