@@ -3,6 +3,7 @@ import type { MediaLibrary } from "../media/library.ts";
 import type { LibraryImage, ResponsiveSource } from "../media/reader-images.ts";
 import type { ChapterPreview } from "./draft-preview.ts";
 import { highlightCode } from "./highlight.ts";
+import { publishedPaths } from "./paths.ts";
 import { summarize } from "./summary.ts";
 import type { ChapterPage, ChapterSection, ChapterSummary, PublishedContent } from "./types.ts";
 
@@ -97,7 +98,7 @@ export async function readReader(
       chapters,
       current: await prepareChapter(lookup.page, sources),
       origin,
-      path: `/projects/${lookup.page.chapter.slug}`,
+      path: publishedPaths.chapter(lookup.page.chapter.slug),
     },
   };
 }
@@ -115,7 +116,7 @@ export async function prepareChapterPreview(
     chapters: preview.chapters,
     current: await prepareChapter(preview.page, sources),
     origin,
-    path: `/projects/${preview.page.chapter.slug}`,
+    path: publishedPaths.chapter(preview.page.chapter.slug),
   };
 }
 
