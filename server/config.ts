@@ -71,6 +71,25 @@ const seconds = (name: string, fallback: number, min: number, max: number) =>
     })
     .transform((value) => Math.round(Number(value) * 1000));
 
+/** A whole number of days between min and max. */
+const days = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .default(String(fallback))
+    .refine((value) => /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max, {
+      message: `${name} must be a whole number of days between ${min} and ${max}`,
+    })
+    .transform(Number);
+
+/**
+ * The shortest AUDIT_LOG_DAYS. The failed sign-ins in the audit log feed the password
+ * lock, which looks back an hour (server/auth/sign-in-guard.ts, the longest window any
+ * reader of audit_log reads): a month keeps every row a check reads, with room for
+ * longer windows and for looking into an incident after the fact.
+ */
+export const AUDIT_LOG_MIN_DAYS = 30;
+
 /**
  * BACKUP_SCHEDULE as the cron pattern croner runs: null for off, undefined when it is
  * neither a name nor a valid cron expression.
@@ -233,6 +252,7 @@ const environmentSchema = z.object({
       message: "BACKUP_KEEP must be an integer between 1 and 1000",
     })
     .transform(Number),
+  AUDIT_LOG_DAYS: days("AUDIT_LOG_DAYS", 365, AUDIT_LOG_MIN_DAYS, 36_500),
   ADMIN_EMAIL: z
     .string()
     .trim()
@@ -340,6 +360,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     },
     /** Scheduled backups into DATA_DIR/backups (server/backup/schedule.ts): a cron pattern or null (off). */
     backup: { schedule: env.BACKUP_SCHEDULE, keep: env.BACKUP_KEEP },
+    /** How many days audit-log rows are kept (server/audit/pruning.ts deletes older ones). */
+    auditLog: { days: env.AUDIT_LOG_DAYS },
     s3: env.S3_BUCKET
       ? {
           endpoint: env.S3_ENDPOINT,

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { createPageViewCounter, type PageViewCounter } from "./analytics/page-views.ts";
 import { runAfterAnswerMs } from "./answer-floor.ts";
+import { startAuditLogPruning } from "./audit/pruning.ts";
 import { type BastionAuth, createAuth, RESET_REQUEST_ANSWER_FLOOR_MS } from "./auth/auth.ts";
 import { enqueuePasswordResetEmail } from "./auth/emails.ts";
 import { ensureOwnerAccount } from "./auth/owner-setup.ts";
@@ -118,6 +119,13 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
   const pageViews = createPageViewCounter({ db: database.db, logger });
   // Scheduled backups into DATA_DIR/backups (BACKUP_SCHEDULE; off by default).
   const backups = startBackupSchedule({ config, handle: database, logger });
+  // Deletes audit-log rows older than AUDIT_LOG_DAYS, at start-up and hourly (server/audit/pruning.ts).
+  const auditPruning = startAuditLogPruning({
+    db: database.db,
+    dialect: database.dialect,
+    days: config.auditLog.days,
+    logger,
+  });
   // Fans out due newsletter notifications (server/newsletter/notifications.ts).
   const notifications = startNotificationScheduler({
     db: database.db,
@@ -152,6 +160,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
       await pageViews.stop();
       await backups.stop();
       await notifications.stop();
+      await auditPruning.stop();
       await content.close();
       await mail.stop();
       await sms.stop();

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import { ConfigError, loadConfig, resolveAuthSecret } from "../../server/config.ts";
+import { ACCOUNT_FAILURE_WINDOW_MS } from "../../server/auth/sign-in-guard.ts";
+import { AUDIT_LOG_MIN_DAYS, ConfigError, loadConfig, resolveAuthSecret } from "../../server/config.ts";
 import { configError } from "../helpers/config-error.ts";
 import { runScript } from "../helpers/run-script.ts";
 
@@ -31,6 +32,18 @@ describe("loadConfig", () => {
       retryBaseMs: 30_000,
       notificationPollIntervalMs: 10_000,
     });
+    expect(config.auditLog).toEqual({ days: 365 });
+  });
+
+  it("reads AUDIT_LOG_DAYS, from its minimum up", () => {
+    expect(loadConfig({ AUDIT_LOG_DAYS: "90" }).auditLog).toEqual({ days: 90 });
+    expect(loadConfig({ AUDIT_LOG_DAYS: String(AUDIT_LOG_MIN_DAYS) }).auditLog).toEqual({ days: AUDIT_LOG_MIN_DAYS });
+    expect(loadConfig({ AUDIT_LOG_DAYS: "36500" }).auditLog).toEqual({ days: 36_500 });
+  });
+
+  it("keeps the audit log longer than the password lock looks back", () => {
+    // Rows younger than the minimum are never deleted: each window read must fit in it.
+    expect(ACCOUNT_FAILURE_WINDOW_MS).toBeLessThan(AUDIT_LOG_MIN_DAYS * 86_400_000);
   });
 
   it("reads the mail worker's intervals in seconds", () => {
@@ -244,6 +257,12 @@ describe("loadConfig", () => {
         { BACKUP_SCHEDULE: "0 3 31 4 *" },
         "BACKUP_SCHEDULE must be off, hourly, daily, weekly or a cron expression (e.g. 30 3 * * *)",
       ],
+      [{ AUDIT_LOG_DAYS: "29" }, "AUDIT_LOG_DAYS must be a whole number of days between 30 and 36500"],
+      [{ AUDIT_LOG_DAYS: "0" }, "AUDIT_LOG_DAYS must be a whole number of days between 30 and 36500"],
+      [{ AUDIT_LOG_DAYS: "-400" }, "AUDIT_LOG_DAYS must be a whole number of days between 30 and 36500"],
+      [{ AUDIT_LOG_DAYS: "90.5" }, "AUDIT_LOG_DAYS must be a whole number of days between 30 and 36500"],
+      [{ AUDIT_LOG_DAYS: "forever" }, "AUDIT_LOG_DAYS must be a whole number of days between 30 and 36500"],
+      [{ AUDIT_LOG_DAYS: "36501" }, "AUDIT_LOG_DAYS must be a whole number of days between 30 and 36500"],
     ])("%o", (env, message) => {
       const actual = configError(env);
       expect(actual).toBe(message);
