@@ -153,16 +153,42 @@ export async function retryEmail(db: Kysely<Database>, id: string): Promise<bool
  */
 export const SENT_BODY_DAYS = 30;
 
-/** Empties the bodies of the emails sent before `before` (see SENT_BODY_DAYS); returns how many. */
-export async function clearSentBodies(db: Kysely<Database>, before: Date): Promise<number> {
-  const result = await db
-    .updateTable("email_outbox")
-    .set({ html_body: "", text_body: "" })
-    .where("status", "=", "sent")
-    .where("sent_at", "<", before.toISOString())
-    .where((eb) => eb.or([eb("html_body", "<>", ""), eb("text_body", "<>", "")]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+/**
+ * Rows emptied per statement by clearSentBodies. On SQLite a statement holds the
+ * process's one connection, and the event loop, while it runs: the first run after an
+ * upgrade, over every email ever sent, would otherwise hold them for seconds.
+ */
+const CLEAR_BODIES_BATCH = 500;
+
+/**
+ * Empties the bodies of the emails sent before `before` (see SENT_BODY_DAYS), a batch
+ * per statement with a turn of the event loop between them; returns how many.
+ */
+export async function clearSentBodies(
+  db: Kysely<Database>,
+  before: Date,
+  batchSize: number = CLEAR_BODIES_BATCH,
+): Promise<number> {
+  let cleared = 0;
+  for (;;) {
+    const result = await db
+      .updateTable("email_outbox")
+      .set({ html_body: "", text_body: "" })
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("email_outbox")
+          .select("id")
+          .where("status", "=", "sent")
+          .where("sent_at", "<", before.toISOString())
+          .where((inner) => inner.or([inner("html_body", "<>", ""), inner("text_body", "<>", "")]))
+          .limit(batchSize),
+      )
+      .executeTakeFirst();
+    const batch = Number(result.numUpdatedRows);
+    cleared += batch;
+    if (batch < batchSize) return cleared;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 // ---------------------------------------------------------------------------

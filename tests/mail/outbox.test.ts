@@ -196,6 +196,26 @@ describe.each(TEST_DIALECTS)("the email outbox on %s", (dialect) => {
     return ids;
   }
 
+  it("empties the old bodies batch after batch, until none is left", async () => {
+    const old: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      old.push((await emailsOfEveryState(SENT_BODY_DAYS + 2 + index / 10)).sent as string);
+    }
+    const cutoff = new Date(Date.now() - SENT_BODY_DAYS * 86_400_000);
+    // Each statement empties at most a batch: none holds the connection for long.
+    let updates = 0;
+    const counted = db().withPlugin({
+      transformQuery: ({ node }) => {
+        if (node.kind === "UpdateQueryNode") updates += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    expect(await clearSentBodies(counted, cutoff, 2)).toBe(5);
+    expect(updates).toBe(3);
+    for (const id of old) expect((await outboxRow(db(), id)).html_body).toBe("");
+  });
+
   it(`empties the bodies of emails sent more than ${SENT_BODY_DAYS} days ago, and only theirs`, async () => {
     const old = await emailsOfEveryState(SENT_BODY_DAYS + 1);
     const recent = await emailsOfEveryState(SENT_BODY_DAYS - 1);
