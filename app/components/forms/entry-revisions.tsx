@@ -8,9 +8,9 @@ import type { FormActionData } from "~/lib/forms";
  *
  * They are the revisions of the values the fields hold: those the page was opened
  * with, then those the form's own successful save brought back. The page's data also
- * comes back after other requests (another form of the page, a tab that changes the
- * address), possibly with another editor's changes, while the fields keep what they
- * showed: taking those revisions would let this form overwrite the changes unseen.
+ * comes back after the page's other forms are saved (a skill added on the About page),
+ * possibly with another editor's changes, while the fields keep what they showed:
+ * taking those revisions would let this form overwrite the changes unseen.
  */
 export function EntryRevisions<Key extends string>({
   keys,
