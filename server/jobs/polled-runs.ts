@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.ts";
 
 /**
@@ -63,7 +64,9 @@ export function startPolledRuns(options: PolledRunsOptions): PolledRuns {
   /** Sets the timer unless one is already due sooner. */
   function schedule(delayMs: number): void {
     if (stopping || options.autoRun === false) return;
-    const dueAt = Date.now() + delayMs;
+    // The monotonic clock, as setTimeout's: a step of the wall clock (NTP, a suspended
+    // machine) must not make a timer due in an hour look due sooner than a wake's.
+    const dueAt = performance.now() + delayMs;
     if (timer && timerDueAt <= dueAt) return;
     clearTimeout(timer);
     timerDueAt = dueAt;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startPolledRuns } from "../../server/jobs/polled-runs.ts";
 import { createLogger } from "../../server/logger.ts";
 
@@ -28,6 +28,31 @@ describe("polled runs", () => {
     await sleep(300);
     await polled.stop();
     expect(runs).toBe(2);
+  });
+
+  it("a wake is not held back by a step of the wall clock", async () => {
+    let runs = 0;
+    const polled = startPolledRuns({
+      run: async () => {
+        runs++;
+        return 0;
+      },
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: "run failed",
+    });
+    await sleep(10);
+    expect(runs).toBe(1);
+    // The next poll is a minute away; then the wall clock jumps two hours ahead.
+    const wallClock = Date.now();
+    const stepped = vi.spyOn(Date, "now").mockImplementation(() => wallClock + 2 * 3_600_000);
+    try {
+      polled.wake();
+      await vi.waitFor(() => expect(runs).toBe(2), { timeout: 2_000 });
+    } finally {
+      stepped.mockRestore();
+      await polled.stop();
+    }
   });
 
   it("runOnce() while a run waits behind the one under way shares that run and its result", async () => {
