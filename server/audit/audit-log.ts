@@ -55,7 +55,7 @@ export async function countFailedSignIns(db: Kysely<Database>, email: string, si
  */
 export const AUDIT_DELETE_BATCH_SIZE = 500;
 
-export interface DeleteAuditRowsOptions {
+interface DeleteAuditRowsOptions {
   dialect: DialectName;
   batchSize?: number;
   /** Asked between batches: true ends the deletion there (the server is shutting down). */

@@ -14,7 +14,7 @@ import { deleteAuditRowsBefore } from "./audit-log.ts";
  * age is the same whoever runs it, and the batches avoid each other (audit-log.ts).
  */
 
-export const AUDIT_PRUNE_EVERY_MS = 3_600_000;
+const AUDIT_PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 export interface AuditLogPruningOptions {
