@@ -47,6 +47,8 @@ export function serveCachedPagesFirst(options: CachedPagesOptions): RequestListe
       next(req, res);
       return;
     }
+    // Up to the answer's end being queued (page-cache/ends-together.ts): it goes out
+    // with the others of this turn, microseconds later.
     const elapsedMs = performance.now() - started;
     metrics?.observeRequest(req.method, PAGE_CACHE_ROUTE, served.status, elapsedMs / 1000);
     pageViews.recordServed(req, served);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -456,6 +456,54 @@ describe("page cache rules (in-process)", () => {
     expect(header(await request(`${base}/c`), "x-page-cache")).toBe("hit");
     expect(header(await request(`${base}/d`), "x-page-cache")).toBe("hit");
     expect(header(await request(`${base}/b`), "x-page-cache")).toBe("miss");
+  });
+});
+
+describe("page cache hits of one turn (in-process)", () => {
+  it("ends the hits answered in one turn of the event loop together, after the turn, each whole", async () => {
+    const cache = createPageCache({ version: () => 1 });
+    const app = express();
+    // The cache keeps a page rendered with a CSP nonce only.
+    app.use(assignCspNonce);
+    app.use(cache.capture);
+    app.use((req, res) => {
+      res.type("html").send(`<p>${req.path}</p>${"<p>kept</p>".repeat(200)}`);
+    });
+    const listener = serveCachedPagesFirst({
+      pageCache: cache,
+      logger: createLogger({ level: "silent" }),
+      trustProxy: false,
+      pageViews: { observe: () => {}, recordServed: () => {} },
+      next: app,
+    });
+    // Requests marked X-Hold are answered together once both have arrived, in one turn.
+    const held: Array<[IncomingMessage, ServerResponse]> = [];
+    const ended = { inTheTurn: [] as boolean[], afterIt: [] as boolean[] };
+    const holding = createServer((req, res) => {
+      if (req.headers["x-hold"] === undefined) return listener(req, res);
+      held.push([req, res]);
+      if (held.length < 2) return;
+      for (const [heldRequest, heldResponse] of held) listener(heldRequest, heldResponse);
+      ended.inTheTurn = held.map(([, response]) => response.writableEnded);
+      setImmediate(() => {
+        ended.afterIt = held.map(([, response]) => response.writableEnded);
+      });
+    });
+    await new Promise<void>((resolve) => holding.listen(0, "127.0.0.1", () => resolve()));
+    const url = `http://127.0.0.1:${(holding.address() as AddressInfo).port}`;
+    try {
+      const rendered = await request(`${url}/together`);
+      expect(header(rendered, "x-page-cache")).toBe("miss");
+      const hold = { headers: { "X-Hold": "1" } };
+      const answers = await Promise.all([request(`${url}/together`, hold), request(`${url}/together`, hold)]);
+      expect(ended).toEqual({ inTheTurn: [false, false], afterIt: [true, true] });
+      for (const answer of answers) {
+        expect(header(answer, "x-page-cache")).toBe("hit");
+        expect(answer.text()).toBe(rendered.text());
+      }
+    } finally {
+      await new Promise((resolve) => holding.close(resolve));
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import type { ServedAnswer } from "../../analytics/page-views.ts";
 import { isCanonicalPath } from "../canonical-path.ts";
 import { answerFor, type CachedPage, followedBy, markedStale, pageFrom } from "./answers.ts";
 import { captureResponse } from "./capture.ts";
+import { endTogether } from "./ends-together.ts";
 import { type FlatHeaders, isStorableResponse, PAGE_CACHE_HEADER, pageCacheKey } from "./rules.ts";
 
 export { PAGE_CACHE_CONTROL } from "./rules.ts";
@@ -101,7 +102,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const answer = answerFor(req, page);
     if (stale) res.writeHead(answer.status, [...markedStale(answer.headers), ...(extraHeaders ?? [])]);
     else res.writeHead(answer.status, extraHeaders ? followedBy(answer, extraHeaders) : answer.headers);
-    res.end(answer.body);
+    endTogether(res, answer.body);
     return answer.served;
   };
 
