@@ -141,12 +141,18 @@ export const NGINX_MISSING = `nginx is not installed (${INSTALL_HINT}): no nginx
 /**
  * A minimal node:http server answering the saved pages from memory, headers included.
  * `wrapper` is a command that runs it (valgrind's, for bench:instructions), with `env`
- * as its environment.
+ * as its environment. With `endTogether`, it ends the answers of each turn of the event
+ * loop together after the turn, as the server's page cache does
+ * (server/http/page-cache/ends-together.ts): the ceiling of a Node server that does so.
  */
 export async function startMinimalNode(
   root: string,
   pages: SavedPage[],
-  { wrapper = [], env = process.env }: { wrapper?: string[]; env?: NodeJS.ProcessEnv } = {},
+  {
+    wrapper = [],
+    env = process.env,
+    endTogether = false,
+  }: { wrapper?: string[]; env?: NodeJS.ProcessEnv; endTogether?: boolean } = {},
 ): Promise<Baseline> {
   const file = path.join(root, "pages.json");
   writeFileSync(
@@ -160,6 +166,17 @@ export async function startMinimalNode(
     ),
   );
   const port = await freePort();
+  const ending = endTogether
+    ? {
+        setUp: `let queued = [];
+    const endQueued = () => {
+      const ending = queued;
+      queued = [];
+      for (let index = 0; index < ending.length; index += 2) ending[index].end(ending[index + 1]);
+    };`,
+        end: "if (queued.length === 0) setImmediate(endQueued);\n      queued.push(res, answer.body);",
+      }
+    : { setUp: "", end: "res.end(answer.body);" };
   const script = `
     import { createServer } from "node:http";
     import { readFileSync } from "node:fs";
@@ -170,17 +187,18 @@ export async function startMinimalNode(
         gzip: { headers: page.gzip.headers, body: Buffer.from(page.gzip.body, "base64") },
       });
     }
+    ${ending.setUp}
     createServer(${JSON.stringify(SERVER_OPTIONS)}, (req, res) => {
       const page = pages.get(req.url);
       if (!page) { res.writeHead(404).end(); return; }
       const answer = (req.headers["accept-encoding"] ?? "").includes("gzip") ? page.gzip : page.identity;
       res.writeHead(200, answer.headers);
-      res.end(answer.body);
+      ${ending.end}
     }).listen(${port}, "127.0.0.1");
   `;
   const command = [...wrapper, process.execPath, "--input-type=module", "-e", script];
   const child = spawn(command[0] as string, command.slice(1), { env, stdio: ["ignore", "ignore", "inherit"] });
-  const name = "minimal node:http (the same headers and bodies, from memory, and the server's createServer options)";
+  const name = `minimal node:http (the same headers and bodies, from memory, and the server's createServer options${endTogether ? "; each turn's answers ended together" : ""})`;
   const url = `http://127.0.0.1:${port}`;
   await waitUntilServing(url, child, name, wrapper.length ? 120_000 : 10_000);
   return { name, url, pid: child.pid as number, stop: () => child.kill("SIGTERM") };

@@ -26,7 +26,9 @@ import { benchPages, CHAPTERS, createBenchSite, EDITOR, SECTIONS_PER_CHAPTER } f
  * - the cached public pages, identity and gzip, each against nginx serving the same
  *   bodies and a minimal node:http server answering the same headers and bodies from
  *   memory (the runtime's own ceiling), with the server's and the generator's CPU share,
- *   and how often the server collected its young generation during its runs;
+ *   and how often the server collected its young generation during its runs; and,
+ *   for information, against a minimal server that also ends each turn's answers
+ *   together, as the page cache does (bench/baselines.ts);
  * - the same pages rendered for a signed-in editor (never cached), at 50 connections
  *   for throughput and at one connection for the render's own latency, and a not-found
  *   page (rendered every time by design);
@@ -114,6 +116,14 @@ function summary(row: Row) {
 
 const newRow = (): Row => ({ results: [], serverCpu: [] });
 
+/** A cached page's rows: Bastion and the baselines (the last one ends each turn's answers together). */
+interface CachedRows {
+  bastion: Row;
+  nginx: Row;
+  node: Row;
+  together: Row;
+}
+
 /**
  * Bastion's requests/second against a baseline's: the median of the rounds' ratios,
  * each of two runs made one after the other. The machine's speed drifts between rounds
@@ -194,13 +204,15 @@ try {
   if (nginx) baselines.push(nginx);
   const minimalNode = await startMinimalNode(workDir, saved);
   baselines.push(minimalNode);
+  const endingTogether = await startMinimalNode(workDir, saved, { endTogether: true });
+  baselines.push(endingTogether);
 
   const idleRss = residentMegabytes(server.pid);
   console.log(
     `bench:web — ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, ${ROUNDS} rounds (medians); ${CHAPTERS} chapters × ${SECTIONS_PER_CHAPTER} sections, 40 tips, 40 resources`,
   );
   console.log(`load generator: ${generator.name}`);
-  console.log(`baselines: ${nginx ? nginx.name : NGINX_MISSING}; ${minimalNode.name}`);
+  console.log(`baselines: ${nginx ? nginx.name : NGINX_MISSING}; ${minimalNode.name}; ${endingTogether.name}`);
   console.log("server: production build, one process, SQLite, LOG_LEVEL=warn (no request log lines)");
   console.log(
     `load average before: ${loadavg()
@@ -215,24 +227,24 @@ try {
   // gen: the load generator's CPU share of one core.
   const header = `${"".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"cpu".padStart(5)} ${"µs/req".padStart(7)} ${"gen".padStart(5)}`;
   console.log(header);
-  const cachedRows = new Map<string, { bastion: Row; nginx: Row; node: Row }>();
+  const cachedRows = new Map<string, CachedRows>();
   /** Per Bastion run: young-generation collections per 1,000 requests, and their time per request. */
   const scavenges = { perThousand: [] as number[], microseconds: [] as number[] };
   for (const page of pages) {
     for (const encoding of ENCODINGS)
-      cachedRows.set(`${page} ${encoding}`, { bastion: newRow(), nginx: newRow(), node: newRow() });
+      cachedRows.set(`${page} ${encoding}`, { bastion: newRow(), nginx: newRow(), node: newRow(), together: newRow() });
   }
   // Rounds outermost: a burst of load from other processes hits every row alike. Within
   // a round the servers run back to back, each round starting one server later (Bastion,
-  // nginx, node:http; then nginx, node:http, Bastion; …), so that each runs first, second
-  // and last alike. Reversing the order every other round had one server run twice in a
+  // nginx, node:http, …; then nginx, node:http, …, Bastion), so that each runs in every
+  // place alike. Reversing the order every other round had one server run twice in a
   // row across every round's boundary, without the pause the others had between their
   // runs: the first page of each round read 0.77–0.83 of node:http, whichever page it
   // was, where the other pages read 0.79–1.07 (docs/benchmarks/page-cache-hits.md).
   for (let round = 0; round < ROUNDS; round++) {
     for (const page of pages) {
       for (const encoding of ENCODINGS) {
-        const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
+        const rows = cachedRows.get(`${page} ${encoding}`) as CachedRows;
         const headers = encodingHeaders(encoding);
         const runs = [
           async () => {
@@ -245,6 +257,7 @@ try {
           },
           () => (nginx ? measure(rows.nginx, `${nginx.url}${page}`, nginx.pid, headers) : undefined),
           () => measure(rows.node, `${minimalNode.url}${page}`, minimalNode.pid, headers),
+          () => measure(rows.together, `${endingTogether.url}${page}`, endingTogether.pid, headers),
         ];
         const first = round % runs.length;
         for (const run of [...runs.slice(first), ...runs.slice(0, first)]) await run();
@@ -253,7 +266,7 @@ try {
   }
   for (const page of pages) {
     for (const encoding of ENCODINGS) {
-      const rows = cachedRows.get(`${page} ${encoding}`) as { bastion: Row; nginx: Row; node: Row };
+      const rows = cachedRows.get(`${page} ${encoding}`) as CachedRows;
       const label = `${page.length > 30 ? `${page.slice(0, 29)}…` : page} ${encoding}`;
       const bastion = summary(rows.bastion);
       const ofNode = pairedRatio(rows.bastion, rows.node);
@@ -272,6 +285,11 @@ try {
       );
       if (nginx) printRow(`${"".padEnd(label.length)}  nginx`, rows.nginx);
       printRow(`${"".padEnd(label.length)}  node:http`, rows.node);
+      printRow(
+        `${"".padEnd(label.length)}  node:http, ended together`,
+        rows.together,
+        `  │ Bastion: ${ratioText(pairedRatio(rows.bastion, rows.together), "it")}`,
+      );
     }
   }
   const spread = (values: number[], digits: number) =>
