@@ -11,10 +11,10 @@ import type { ServerResponse } from "node:http";
  *
  * The wait is short: setImmediate runs right after the poll phase that read the
  * requests, in the same turn of the loop; a hit read in the same phase as heavier work
- * (a piece of a render) waits for that work, at most one turn. A response's headers are written before it
- * is queued (writeHead() turns them into text at once), so nothing a caller reuses is
- * held; a response whose connection closed meanwhile is ended harmlessly (node:http
- * drops the write).
+ * (a piece of a render) waits for that work, at most one turn. A response's headers
+ * are written before it is queued (writeHead() turns them into text at once), so
+ * nothing a caller reuses is held; a response whose connection closed meanwhile is
+ * ended harmlessly (node:http drops the write).
  */
 
 let queued: Array<ServerResponse | Buffer | undefined> = [];
