@@ -460,7 +460,15 @@ describe("page cache rules (in-process)", () => {
 });
 
 describe("page cache hits of one turn (in-process)", () => {
-  it("ends the hits answered in one turn of the event loop together, after the turn, each whole", async () => {
+  let holding: Server;
+  let url: string;
+  // Requests marked X-Hold are answered together once two have arrived, in one turn.
+  let held: Array<[IncomingMessage, ServerResponse]> = [];
+  let ended = { inTheTurn: [] as boolean[], afterIt: [] as boolean[] };
+  /** Closes the first held request's connection right after its answer is queued. */
+  let closeFirst = false;
+
+  beforeAll(async () => {
     const cache = createPageCache({ version: () => 1 });
     const app = express();
     // The cache keeps a page rendered with a CSP nonce only.
@@ -476,34 +484,56 @@ describe("page cache hits of one turn (in-process)", () => {
       pageViews: { observe: () => {}, recordServed: () => {} },
       next: app,
     });
-    // Requests marked X-Hold are answered together once both have arrived, in one turn.
-    const held: Array<[IncomingMessage, ServerResponse]> = [];
-    const ended = { inTheTurn: [] as boolean[], afterIt: [] as boolean[] };
-    const holding = createServer((req, res) => {
+    holding = createServer((req, res) => {
       if (req.headers["x-hold"] === undefined) return listener(req, res);
       held.push([req, res]);
       if (held.length < 2) return;
-      for (const [heldRequest, heldResponse] of held) listener(heldRequest, heldResponse);
-      ended.inTheTurn = held.map(([, response]) => response.writableEnded);
+      const answered = held;
+      held = [];
+      for (const [heldRequest, heldResponse] of answered) listener(heldRequest, heldResponse);
+      if (closeFirst) answered[0]?.[0].socket.destroy();
+      ended.inTheTurn = answered.map(([, response]) => response.writableEnded);
       setImmediate(() => {
-        ended.afterIt = held.map(([, response]) => response.writableEnded);
+        ended.afterIt = answered.map(([, response]) => response.writableEnded);
       });
     });
     await new Promise<void>((resolve) => holding.listen(0, "127.0.0.1", () => resolve()));
-    const url = `http://127.0.0.1:${(holding.address() as AddressInfo).port}`;
-    try {
-      const rendered = await request(`${url}/together`);
-      expect(header(rendered, "x-page-cache")).toBe("miss");
-      const hold = { headers: { "X-Hold": "1" } };
-      const answers = await Promise.all([request(`${url}/together`, hold), request(`${url}/together`, hold)]);
-      expect(ended).toEqual({ inTheTurn: [false, false], afterIt: [true, true] });
-      for (const answer of answers) {
-        expect(header(answer, "x-page-cache")).toBe("hit");
-        expect(answer.text()).toBe(rendered.text());
-      }
-    } finally {
-      await new Promise((resolve) => holding.close(resolve));
+    url = `http://127.0.0.1:${(holding.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => holding?.close(resolve));
+  });
+
+  const hold = { headers: { "X-Hold": "1" } };
+
+  it("ends the hits answered in one turn of the event loop together, after the turn, each whole", async () => {
+    const rendered = await request(`${url}/together`);
+    expect(header(rendered, "x-page-cache")).toBe("miss");
+    const answers = await Promise.all([request(`${url}/together`, hold), request(`${url}/together`, hold)]);
+    expect(ended).toEqual({ inTheTurn: [false, false], afterIt: [true, true] });
+    for (const answer of answers) {
+      expect(header(answer, "x-page-cache")).toBe("hit");
+      expect(answer.text()).toBe(rendered.text());
     }
+  });
+
+  it("still ends the others of the turn when one's connection closed before its end", async () => {
+    const rendered = await request(`${url}/closing`);
+    closeFirst = true;
+    ended = { inTheTurn: [], afterIt: [] };
+    const [closed, answered] = await Promise.allSettled([
+      request(`${url}/closing`, hold),
+      // Sent once the first is held, so that the first is the one closed.
+      delay(50).then(() => request(`${url}/closing`, hold)),
+    ]);
+    closeFirst = false;
+    expect(closed.status).toBe("rejected");
+    expect(answered.status).toBe("fulfilled");
+    const answer = (answered as PromiseFulfilledResult<RawResponse>).value;
+    expect(header(answer, "x-page-cache")).toBe("hit");
+    expect(answer.text()).toBe(rendered.text());
+    expect(ended.inTheTurn).toEqual([false, false]);
   });
 });
 
