@@ -518,6 +518,27 @@ describe("page cache hits of one turn (in-process)", () => {
     }
   });
 
+  it("answers requests pipelined on one connection in their order", async () => {
+    const first = await request(`${url}/first`);
+    const second = await request(`${url}/second`);
+    const socket = connect((holding.address() as AddressInfo).port, "127.0.0.1");
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    // Both requests in one write: node:http reads them in one turn.
+    socket.write(
+      "GET /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /second HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    );
+    await new Promise((resolve) => socket.once("close", resolve));
+    const text = Buffer.concat(received).toString("utf8");
+    const answers = text.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((answer) => answer.split("\r\n")[0])).toEqual(["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"]);
+    expect(answers.map((answer) => /x-page-cache: (\w+)/i.exec(answer)?.[1])).toEqual(["hit", "hit"]);
+    expect(answers.map((answer) => answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual([
+      first.text(),
+      second.text(),
+    ]);
+  });
+
   it("still ends the others of the turn when one's connection closed before its end", async () => {
     const rendered = await request(`${url}/closing`);
     closeFirst = true;
