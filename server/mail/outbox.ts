@@ -260,6 +260,27 @@ export async function claimDueEmails(
   return { rows: rows as ClaimedEmail[], more: candidates.length === limit };
 }
 
+/**
+ * Extends a claim for `leaseMs` from now while its send is under way, as a
+ * compare-and-set on the lease the worker holds: the new lease, or undefined when the
+ * claim is no longer the worker's (its lease expired and another worker took the row).
+ */
+export async function renewLease(
+  db: Kysely<Database>,
+  row: ClaimedEmail,
+  leaseMs: number,
+): Promise<string | undefined> {
+  const lease = new Date(Date.now() + leaseMs).toISOString();
+  const result = await db
+    .updateTable("email_outbox")
+    .set({ lease_expires_at: lease })
+    .where("id", "=", row.id)
+    .where("status", "=", "sending")
+    .where("lease_expires_at", "=", row.lease_expires_at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? lease : undefined;
+}
+
 /** How a claim ends. */
 export type ClaimOutcome =
   | { status: "sent"; messageId: string }

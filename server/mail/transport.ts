@@ -20,8 +20,8 @@ export type MailSettings = Pick<Config, "publicOrigin"> & { mail: Pick<Config["m
 
 /**
  * Timeouts well under the worker's lease (nodemailer's socket default is 10 minutes):
- * a stalled server fails the send, it is retried, and no other instance takes the
- * row over while this one is still talking to the server.
+ * a stalled server fails the send and it is retried, rather than holding the row
+ * (whose lease the worker renews while it sends, worker.ts) for as long as it stalls.
  */
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 

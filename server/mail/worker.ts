@@ -10,6 +10,7 @@ import {
   type FinishedClaim,
   finishClaims,
   type OutboxRow,
+  renewLease,
   SENT_BODY_DAYS,
 } from "./outbox.ts";
 import { classifySendError, createMailTransport, type MailSettings } from "./transport.ts";
@@ -110,12 +111,41 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       );
       return;
     }
+    const stopRenewing = holdLease(email);
     try {
       const { messageId } = await transport.send(email);
+      await stopRenewing();
       outcomes.record(email, { status: "sent", messageId });
     } catch (error) {
+      await stopRenewing();
       await recordFailure(email, error);
     }
+  }
+
+  /**
+   * Renews the claim of an email every third of its lease while it is being sent: a
+   * send may take longer than the lease (a slow server, each of its replies within the
+   * transport's timeouts), and another instance would then take the row over and send
+   * it again. Returns what ends the renewals, resolved once none is under way, so that
+   * the outcome is recorded against the last lease.
+   */
+  function holdLease(email: ClaimedEmail): () => Promise<void> {
+    let renewing = Promise.resolve();
+    const timer = setInterval(() => {
+      renewing = renewing.then(async () => {
+        try {
+          const lease = await renewLease(db, email, leaseMs);
+          if (lease) email.lease_expires_at = lease;
+          else clearInterval(timer);
+        } catch (error) {
+          logger.warn({ err: error, emailId: email.id }, "Could not renew the lease of an email being sent");
+        }
+      });
+    }, leaseMs / 3);
+    return () => {
+      clearInterval(timer);
+      return renewing;
+    };
   }
 
   async function recordFailure(email: ClaimedEmail, error: unknown): Promise<void> {
@@ -196,9 +226,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
    * Keeps `concurrency` sends in flight from a local queue of claimed rows: each send
    * that ends starts the next at once, and the next batch is claimed while the queue
    * still holds a round of sends. A row that waited in the queue for half its lease
-   * is given back rather than sent late, so that a slow server never lets a lease
-   * expire during a send. Rows count as due against the time the run started: a row
-   * rescheduled during the run waits for a later run.
+   * is given back rather than sent late: a send starts with at least half its lease
+   * left, and holdLease() renews it from then on. Rows count as due against the time
+   * the run started: a row rescheduled during the run waits for a later run.
    */
   function drain(): Promise<number> {
     const now = new Date().toISOString();

@@ -179,6 +179,24 @@ describe.each(TEST_DIALECTS)("mail delivery through SMTP on %s", (dialect) => {
     expect(new Set(recipients).size).toBe(30);
   });
 
+  it("renews its lease while a send outlasts it: another worker polling meanwhile takes nothing", async () => {
+    // 2 s for the message against a 1 s lease, renewed every third of a second.
+    peer.dataDelayMs = 2_000;
+    const { id } = await enqueueTestEmail(db(), "outlasting");
+    const one = worker({ leaseMs: 1_000 });
+    const two = worker({ leaseMs: 1_000 });
+    const sending = peer.nextData();
+    const run = one.runOnce();
+    await sending;
+    // Past the lease taken with the claim.
+    await sleep(1_400);
+    expect(await two.runOnce()).toBe(0);
+    expect(await run).toBe(1);
+    expect(peer.received).toHaveLength(1);
+    // Recorded against the renewed lease.
+    expect(await outboxRow(db(), id)).toMatchObject({ status: "sent", attempts: 1, lease_expires_at: null });
+  });
+
   it("stop() finishes the send in progress, then sends nothing more", async () => {
     peer.dataDelayMs = 300;
     const { id } = await enqueueTestEmail(db(), "in-progress");
