@@ -467,6 +467,8 @@ describe("page cache hits of one turn (in-process)", () => {
   let ended = { inTheTurn: [] as boolean[], afterIt: [] as boolean[] };
   /** Closes the first held request's connection right after its answer is queued. */
   let closeFirst = false;
+  /** Called when a request is held and waits for the second. */
+  let heldOne = () => {};
 
   beforeAll(async () => {
     const cache = createPageCache({ version: () => 1 });
@@ -487,7 +489,7 @@ describe("page cache hits of one turn (in-process)", () => {
     holding = createServer((req, res) => {
       if (req.headers["x-hold"] === undefined) return listener(req, res);
       held.push([req, res]);
-      if (held.length < 2) return;
+      if (held.length < 2) return heldOne();
       const answered = held;
       held = [];
       for (const [heldRequest, heldResponse] of answered) listener(heldRequest, heldResponse);
@@ -543,10 +545,13 @@ describe("page cache hits of one turn (in-process)", () => {
     const rendered = await request(`${url}/closing`);
     closeFirst = true;
     ended = { inTheTurn: [], afterIt: [] };
+    const firstHeld = new Promise<void>((resolve) => {
+      heldOne = resolve;
+    });
     const [closed, answered] = await Promise.allSettled([
       request(`${url}/closing`, hold),
       // Sent once the first is held, so that the first is the one closed.
-      delay(50).then(() => request(`${url}/closing`, hold)),
+      firstHeld.then(() => request(`${url}/closing`, hold)),
     ]);
     closeFirst = false;
     expect(closed.status).toBe("rejected");
