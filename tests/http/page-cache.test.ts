@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
@@ -179,11 +180,13 @@ describe("page cache rules (in-process)", () => {
     const first = request(`${base}/gated`);
     await expect.poll(() => gatedRequests).toBe(1);
     // A second visitor waits for that render, then leaves.
+    // The server's own "request" listener runs first and has made the visitor wait when this one runs.
+    const leavingArrived = once(server, "request");
     const leaving = connect((server.address() as AddressInfo).port, "127.0.0.1");
     leaving.write("GET /gated HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    await delay(100);
+    const [, waitingResponse] = (await leavingArrived) as [IncomingMessage, ServerResponse];
     leaving.destroy();
-    await delay(100);
+    await once(waitingResponse, "close");
     // The content changes during the render, which is therefore not kept: the one who
     // left now has to render the new version, for nobody.
     version++;
@@ -244,9 +247,10 @@ describe("page cache rules (in-process)", () => {
     open = closeGate();
     const secondRender = request(`${base}/gated/withdrawn`);
     await expect.poll(() => gatedRequests).toBe(rendersBefore + 5);
+    const duringSecondArrived = once(server, "request");
     const duringSecond = request(`${base}/gated/withdrawn`);
-    // Time for it to arrive while the render is under way (nothing to wait for: it waits silently).
-    await delay(50);
+    // It arrives while the render is under way, and waits for it.
+    await duringSecondArrived;
     open();
     expect((await secondRender).status).toBe(404);
     const answer = await duringSecond;
