@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { checkState, chooseTheme, LOOKS, type Theme, toast } from "./helpers/admin-screens.ts";
+import { checkState, chooseTheme, expectStaleSaveRefused, LOOKS, type Theme, toast } from "./helpers/admin-screens.ts";
 import { expectNoAxeViolations, type TestPage, textOf, withPage } from "./helpers/browser.ts";
 import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
@@ -204,6 +204,33 @@ describe("the email log", () => {
   });
 });
 
+describe("two admins", () => {
+  it("refuses a save over the other's change with 409, keeping what was typed", async () => {
+    await withPage({}, async (testPage) => {
+      const page = await openHome(testPage, "light");
+      // Another admin changes the subject after this page was loaded.
+      await adminSite.database((db) =>
+        db
+          .updateTable("newsletter_settings")
+          .set((eb) => ({ setting_value: "Changed elsewhere", revision: eb("revision", "+", 1) }))
+          .where("setting_key", "=", "welcome_email_subject")
+          .execute(),
+      );
+      const form = page.getByTestId("newsletter-settings-form");
+      await expectStaleSaveRefused(page, {
+        form,
+        field: form.getByLabel("Welcome email message"),
+        typed: "My own welcome.",
+        save: form.getByRole("button", { name: "Save Newsletter Settings" }),
+        message: "These settings were changed by someone else since you opened them. Reload to see the latest version.",
+        failure: "Failed to update setting",
+      });
+      expect(await settings()).toMatchObject({ welcome_email_subject: "Changed elsewhere" });
+      expect((await settings()).welcome_email_body).not.toBe("My own welcome.");
+    });
+  });
+});
+
 describe("an editor", () => {
   it("sees the settings read-only and cannot save them", async () => {
     await withPage({}, async (testPage) => {
@@ -221,9 +248,12 @@ describe("an editor", () => {
     const post = (fields: Record<string, string>) => adminSite.postForm("/admin/home", fields, "editor");
     const save = await post({
       intent: "save-settings",
-      auto_send_enabled: "on",
-      welcome_email_subject: "Hijacked",
-      welcome_email_body: "Hijacked",
+      "auto_send_enabled.revision": "1",
+      "auto_send_enabled.value": "on",
+      "welcome_email_subject.revision": "1",
+      "welcome_email_subject.value": "Hijacked",
+      "welcome_email_body.revision": "1",
+      "welcome_email_body.value": "Hijacked",
     });
     expect(save.status).toBe(403);
     expect(await save.text()).toContain("Only administrators can change the newsletter settings.");

@@ -6,14 +6,15 @@ import { type ContentStore, writeContent } from "./store.ts";
 
 /**
  * Texts kept one row per key (the About page's texts in site_content, the links in
- * site_settings), which an editor saves together, each at the revision it was opened
- * at: all of them, or none. The two tables name their columns differently, and Kysely
- * cannot type a query over a union of tables, so these run on dynamic-tables.ts's view.
+ * site_settings, the newsletter's settings in newsletter_settings), which an editor
+ * saves together, each at the revision it was opened at: all of them, or none. The
+ * tables name their columns differently, and Kysely cannot type a query over a union
+ * of tables, so these run on dynamic-tables.ts's view.
  */
 
 /** A table of entries by key, and how messages and the audit log name it. */
 export interface EntryTable<Key extends string> {
-  table: "site_content" | "site_settings";
+  table: "site_content" | "site_settings" | "newsletter_settings";
   keyColumn: "key" | "setting_key";
   valueColumn: "value" | "setting_value";
   thing: EditedThing;

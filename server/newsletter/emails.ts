@@ -53,8 +53,8 @@ async function welcomeSettings(db: Kysely<Database>): Promise<{ subject: string;
     .select(["setting_key", "setting_value"])
     .where("setting_key", "in", ["welcome_email_subject", "welcome_email_body"])
     .execute();
-  const value = (key: string) =>
-    rows.find((row) => row.setting_key === key)?.setting_value.trim() || (NEWSLETTER_SETTING_DEFAULTS[key] as string);
+  const value = (key: "welcome_email_subject" | "welcome_email_body") =>
+    rows.find((row) => row.setting_key === key)?.setting_value.trim() || NEWSLETTER_SETTING_DEFAULTS[key];
   return { subject: value("welcome_email_subject").replace(/[\r\n]+/g, " "), body: value("welcome_email_body") };
 }
 

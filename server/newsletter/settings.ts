@@ -1,13 +1,22 @@
 import type { Kysely } from "kysely";
+import { type EditorEntry, type EntryTable, readEntries, saveEntries } from "../content/entries.ts";
+import type { ContentStore } from "../content/store.ts";
 import type { Database } from "../db/schema.ts";
-import { Invalid } from "../errors.ts";
+import { parseInput } from "../validation.ts";
+import {
+  NEWSLETTER_SETTING_KEYS,
+  type NewsletterSettingKey,
+  type NewsletterSettingsChanges,
+  newsletterSettingsChangesSchema,
+} from "./settings-input.ts";
 
 /**
  * The newsletter_settings table: automatic notifications and the welcome email (the
- * Newsletter Settings tab of /admin/home). The only writer of that table.
+ * Newsletter Settings tab of /admin/home). The only writer of that table; the mail
+ * code reads it.
  */
 
-export const NEWSLETTER_SETTING_DEFAULTS: Readonly<Record<string, string>> = {
+export const NEWSLETTER_SETTING_DEFAULTS: Readonly<Record<NewsletterSettingKey, string>> = {
   auto_send_enabled: "true",
   welcome_email_subject: "Welcome to Premier Updates",
   welcome_email_body:
@@ -28,38 +37,34 @@ export async function seedNewsletterSettings(db: Kysely<Database>): Promise<void
     .execute();
 }
 
-/** The current settings, defaults filled in for missing keys. */
-export async function getNewsletterSettings(db: Kysely<Database>): Promise<Record<string, string>> {
-  const rows = await db.selectFrom("newsletter_settings").select(["setting_key", "setting_value"]).execute();
-  const settings: Record<string, string> = { ...NEWSLETTER_SETTING_DEFAULTS };
-  for (const row of rows) settings[row.setting_key] = row.setting_value;
-  return settings;
+export type NewsletterSettingsForEditor = Record<NewsletterSettingKey, EditorEntry>;
+
+const NEWSLETTER_SETTINGS: EntryTable<NewsletterSettingKey> = {
+  table: "newsletter_settings",
+  keyColumn: "setting_key",
+  valueColumn: "setting_value",
+  thing: "settings",
+  entity: "newsletter-settings",
+  keys: NEWSLETTER_SETTING_KEYS,
+  defaults: NEWSLETTER_SETTING_DEFAULTS,
+};
+
+/** Every setting with its revision, defaults for missing keys, for the settings form. */
+export async function getNewsletterSettingsForEditor(db: Kysely<Database>): Promise<NewsletterSettingsForEditor> {
+  return readEntries(db, NEWSLETTER_SETTINGS);
 }
 
 /**
- * Writes the settings one key at a time, in the given order (the spec's "one update
- * per key"), in one transaction: a save is whole or nothing, so a write that fails
- * leaves every key as it was. An unknown key or a value out of range is Invalid
- * (naming the key as the field) before anything is written. Callers check the admin
+ * Saves the settings together, each at the revision the admin saw, in the keys' order,
+ * with an audit row: all or none (saveEntries), so a save over another admin's change
+ * is refused (Conflict) instead of putting their value back. Callers check the admin
  * role first.
  */
 export async function updateNewsletterSettings(
-  db: Kysely<Database>,
-  entries: ReadonlyArray<readonly [string, string]>,
-): Promise<void> {
-  for (const [key, value] of entries) {
-    if (!Object.hasOwn(NEWSLETTER_SETTING_DEFAULTS, key)) throw new Invalid({ [key]: `Unknown setting: ${key}` });
-    if (key === "auto_send_enabled" && value !== "true" && value !== "false") {
-      throw new Invalid({ [key]: "auto_send_enabled must be true or false" });
-    }
-  }
-  await db.transaction().execute(async (trx) => {
-    for (const [key, value] of entries) {
-      await trx
-        .insertInto("newsletter_settings")
-        .values({ setting_key: key, setting_value: value })
-        .onConflict((conflict) => conflict.column("setting_key").doUpdateSet({ setting_value: value }))
-        .execute();
-    }
-  });
+  store: ContentStore,
+  changes: NewsletterSettingsChanges,
+): Promise<NewsletterSettingsForEditor> {
+  const { auto_send_enabled, ...texts } = parseInput(newsletterSettingsChangesSchema, changes);
+  const stored = auto_send_enabled && { ...auto_send_enabled, value: String(auto_send_enabled.value) };
+  return saveEntries(store, NEWSLETTER_SETTINGS, { ...texts, auto_send_enabled: stored });
 }

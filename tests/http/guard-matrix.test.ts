@@ -71,7 +71,15 @@ const HARMFUL_FIELDS: Array<Record<string, string>> = [
   { intent: "save-about-content", "about_name.revision": "0", "about_name.value": "Defaced" },
   { intent: "save-site-settings", "linkedin_url.revision": "0", "linkedin_url.value": "https://evil.example/" },
   { intent: "save-home-page", "hero_headline.revision": "0", "hero_headline.value": "Defaced" },
-  { intent: "save-settings", auto_send_enabled: "on", welcome_email_subject: "x", welcome_email_body: "y" },
+  {
+    intent: "save-settings",
+    "auto_send_enabled.revision": "0",
+    "auto_send_enabled.value": "on",
+    "welcome_email_subject.revision": "0",
+    "welcome_email_subject.value": "x",
+    "welcome_email_body.revision": "0",
+    "welcome_email_body.value": "y",
+  },
   { intent: "add-suppression", email: "guard-matrix@example.com" },
   { intent: "invite", email: "guard-matrix@example.com", role: "admin" },
 ];

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Invalid, NotFound } from "../../server/errors.ts";
+import { Conflict, Invalid, NotFound } from "../../server/errors.ts";
 import {
   activeSubscribersByDay,
   containsPattern,
@@ -12,7 +12,7 @@ import {
   subscribersCsv,
 } from "../../server/newsletter/admin.ts";
 import { recordBounce } from "../../server/newsletter/bounces.ts";
-import { getNewsletterSettings, updateNewsletterSettings } from "../../server/newsletter/settings.ts";
+import { getNewsletterSettingsForEditor, updateNewsletterSettings } from "../../server/newsletter/settings.ts";
 import {
   confirmSubscription,
   deleteSubscriber,
@@ -21,6 +21,7 @@ import {
 } from "../../server/newsletter/subscribers.ts";
 import { addSuppression, removeSuppression } from "../../server/newsletter/suppression.ts";
 import { unsubscribeToken } from "../../server/newsletter/tokens.ts";
+import { auditOf } from "../content/fixture.ts";
 import { type MigratedDatabase, migratedDatabase, TEST_DIALECTS } from "../helpers/databases.ts";
 
 type Status = "active" | "pending" | "unsubscribed" | "bounced";
@@ -175,38 +176,67 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
     ]);
   });
 
-  it("updates settings one key at a time, in order; a bad key or value is refused before any write", async () => {
-    await updateNewsletterSettings(db(), [
-      ["auto_send_enabled", "false"],
-      ["welcome_email_subject", "Hello"],
-    ]);
-    expect(await getNewsletterSettings(db())).toMatchObject({
-      auto_send_enabled: "false",
-      welcome_email_subject: "Hello",
+  const store = (actorId: string | null = null) => ({ db: db(), actorId, onChange: () => {} });
+  const STALE_SETTINGS =
+    "These settings were changed by someone else since you opened them. Reload to see the latest version.";
+
+  it("saves the settings at the revisions the admin saw, with an audit row, and refuses a save over another admin's", async () => {
+    const opened = await getNewsletterSettingsForEditor(db());
+    const saved = await updateNewsletterSettings(store("admin-a"), {
+      auto_send_enabled: { revision: opened.auto_send_enabled.revision, value: false },
+      welcome_email_subject: { revision: opened.welcome_email_subject.revision, value: "Hello\r\nthere" },
+      welcome_email_body: opened.welcome_email_body,
     });
-    const failure = updateNewsletterSettings(db(), [
-      ["welcome_email_body", "Body"],
-      ["auto_send_enabled", "maybe"],
-      ["welcome_email_subject", "Never"],
+    expect(saved.auto_send_enabled.value).toBe("false");
+    expect(saved.welcome_email_subject.value).toBe("Hello there");
+    expect(saved.welcome_email_body).toEqual(opened.welcome_email_body);
+    const audit = await auditOf(db(), { action: "newsletter-settings.updated" });
+    expect(audit.map((row) => [row.user_id, row.entity, row.details])).toEqual([
+      ["admin-a", "newsletter-settings", { saved: ["auto_send_enabled", "welcome_email_subject"] }],
     ]);
+
+    // Another admin opened the page before that save and turns the switch back on:
+    // the subject they send is the old one, which must not overwrite the new.
+    const stale = updateNewsletterSettings(store("admin-b"), {
+      auto_send_enabled: { revision: opened.auto_send_enabled.revision, value: true },
+      welcome_email_subject: opened.welcome_email_subject,
+      welcome_email_body: opened.welcome_email_body,
+    });
+    await expect(stale).rejects.toBeInstanceOf(Conflict);
+    await expect(stale).rejects.toThrow(STALE_SETTINGS);
+    expect(await getNewsletterSettingsForEditor(db())).toEqual(saved);
+    expect(await auditOf(db(), { action: "newsletter-settings.updated" })).toHaveLength(1);
+
+    // The same save again (a double-click) succeeds without writing.
+    const again = await updateNewsletterSettings(store("admin-a"), {
+      auto_send_enabled: { revision: opened.auto_send_enabled.revision, value: false },
+    });
+    expect(again).toEqual(saved);
+    expect(await auditOf(db(), { action: "newsletter-settings.updated" })).toHaveLength(1);
+  });
+
+  it("refuses an unknown key or a bad value before any write", async () => {
+    const before = await getNewsletterSettingsForEditor(db());
+    const failure = updateNewsletterSettings(store(), {
+      welcome_email_body: { revision: before.welcome_email_body.revision, value: "Body" },
+      welcome_email_subject: { revision: before.welcome_email_subject.revision, value: "   " },
+    });
     await expect(failure).rejects.toBeInstanceOf(Invalid);
     await expect(failure).rejects.toMatchObject({
-      fields: { auto_send_enabled: "auto_send_enabled must be true or false" },
+      fields: { "welcome_email_subject.value": "The welcome email subject is required" },
     });
-    await expect(updateNewsletterSettings(db(), [["sender_name", "x"]])).rejects.toMatchObject({
-      fields: { sender_name: "Unknown setting: sender_name" },
-    });
-    const unchanged = await getNewsletterSettings(db());
-    expect(unchanged.welcome_email_subject).toBe("Hello");
-    expect(unchanged.welcome_email_body).not.toBe("Body");
+    const unknown = updateNewsletterSettings(store(), { sender_name: { revision: 0, value: "x" } } as never);
+    await expect(unknown).rejects.toBeInstanceOf(Invalid);
+    expect(await getNewsletterSettingsForEditor(db())).toEqual(before);
   });
 
   it("saves all the settings or none: a write failing midway leaves the earlier keys as they were", async () => {
-    await updateNewsletterSettings(db(), [
-      ["auto_send_enabled", "true"],
-      ["welcome_email_subject", "Before"],
-      ["welcome_email_body", "Before"],
-    ]);
+    const opened = await getNewsletterSettingsForEditor(db());
+    const before = await updateNewsletterSettings(store(), {
+      auto_send_enabled: { revision: opened.auto_send_enabled.revision, value: true },
+      welcome_email_subject: { revision: opened.welcome_email_subject.revision, value: "Before" },
+      welcome_email_body: { revision: opened.welcome_email_body.revision, value: "Before" },
+    });
     // The database refuses the third write, as it would a value it cannot store.
     const refuseBody =
       dialect === "sqlite"
@@ -222,17 +252,13 @@ describe.each(TEST_DIALECTS)("newsletter admin on %s", (dialect) => {
           ];
     for (const statement of refuseBody) await statement.execute(db());
     try {
-      const save = updateNewsletterSettings(db(), [
-        ["auto_send_enabled", "false"],
-        ["welcome_email_subject", "After"],
-        ["welcome_email_body", "After"],
-      ]);
-      await expect(save).rejects.toThrow(/refused/);
-      expect(await getNewsletterSettings(db())).toMatchObject({
-        auto_send_enabled: "true",
-        welcome_email_subject: "Before",
-        welcome_email_body: "Before",
+      const save = updateNewsletterSettings(store(), {
+        auto_send_enabled: { revision: before.auto_send_enabled.revision, value: false },
+        welcome_email_subject: { revision: before.welcome_email_subject.revision, value: "After" },
+        welcome_email_body: { revision: before.welcome_email_body.revision, value: "After" },
       });
+      await expect(save).rejects.toThrow(/refused/);
+      expect(await getNewsletterSettingsForEditor(db())).toEqual(before);
     } finally {
       if (dialect === "sqlite") await sql`DROP TRIGGER refuse_body`.execute(db());
       else await sql`DROP FUNCTION refuse_body() CASCADE`.execute(db());

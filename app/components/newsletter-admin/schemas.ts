@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { newsletterSettingEntries } from "../../../server/newsletter/settings-input.ts";
 
 /** The forms of /admin/newsletter and of the Newsletter Settings tab, read by the browser and again by the actions. */
 
@@ -16,18 +17,5 @@ export const addSuppressionSchema = z.object({
   reason: z.string().trim().max(500, "The reason must be at most 500 characters").optional(),
 });
 
-export const newsletterSettingsSchema = z.object({
-  auto_send_enabled: z.boolean().default(false),
-  welcome_email_subject: z
-    .string({ message: "The welcome email subject is required" })
-    .trim()
-    .min(1, "The welcome email subject is required")
-    .max(200, "The welcome email subject must be at most 200 characters")
-    // One line in a mail header: runs of white space (a pasted line break) become one space.
-    .transform((value) => value.replace(/\s+/g, " ")),
-  welcome_email_body: z
-    .string({ message: "The welcome email message is required" })
-    .trim()
-    .min(1, "The welcome email message is required")
-    .max(5000, "The welcome email message must be at most 5000 characters"),
-});
+/** Every setting is saved together, each with the revision the form was opened at. */
+export const newsletterSettingsSchema = z.object(newsletterSettingEntries);

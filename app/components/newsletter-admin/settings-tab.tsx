@@ -1,11 +1,12 @@
 import type { NewsletterStats } from "../../../server/newsletter/admin.ts";
-import { NewsletterSettingsCard, type NewsletterSettingsValues } from "./settings-card";
+import type { NewsletterSettingsForEditor } from "../../../server/newsletter/settings.ts";
+import { NewsletterSettingsCard } from "./settings-card";
 import { NewsletterStatCards } from "./stat-cards";
 import { TestEmailCard } from "./test-email-card";
 
 export interface NewsletterSettingsTabProps {
   stats: NewsletterStats;
-  settings: NewsletterSettingsValues;
+  settings: NewsletterSettingsForEditor;
   /** Admins change the settings and send test emails; editors read them. */
   canEdit: boolean;
 }

@@ -13,7 +13,7 @@ import { adminPageMeta } from "~/lib/meta";
 import { readForm } from "~/lib/read-form.server";
 import { getHomeContentForEditor } from "../../../server/content/home.ts";
 import { getNewsletterStats } from "../../../server/newsletter/admin.ts";
-import { getNewsletterSettings } from "../../../server/newsletter/settings.ts";
+import { getNewsletterSettingsForEditor } from "../../../server/newsletter/settings.ts";
 import type { Route } from "./+types/home";
 
 /**
@@ -37,18 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [content, stats, settings] = await Promise.all([
     getHomeContentForEditor(services.db),
     getNewsletterStats(services.db),
-    getNewsletterSettings(services.db),
+    getNewsletterSettingsForEditor(services.db),
   ]);
-  return {
-    content,
-    stats,
-    settings: {
-      auto_send_enabled: settings.auto_send_enabled ?? "true",
-      welcome_email_subject: settings.welcome_email_subject ?? "",
-      welcome_email_body: settings.welcome_email_body ?? "",
-    },
-    canEdit: viewer.roles.isAdmin,
-  };
+  return { content, stats, settings, canEdit: viewer.roles.isAdmin };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
