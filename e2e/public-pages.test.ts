@@ -196,6 +196,14 @@ async function fillContent(db: Kysely<Database>) {
           featured: false,
         },
         { id: "res-4", name: "Wireshark", url: "https://wireshark.org", category: "Tools" as const, featured: false },
+        // A page of this site, by its path.
+        {
+          id: "res-6",
+          name: "Start here",
+          url: "/projects/getting-started",
+          category: "Learning" as const,
+          featured: false,
+        },
         {
           id: "res-5",
           name: "CISSP guide",
@@ -481,7 +489,13 @@ describe.each([
       const card = more.getByTestId("resource-card").first();
       expect(await card.getAttribute("target")).toBe("_blank");
       expect(await card.getAttribute("rel")).toBe("noopener noreferrer");
+      // A resource on this site links to its page, in the same tab.
+      const onSite = more.getByTestId("resource-card").filter({ hasText: "Start here" });
+      expect(await onSite.getAttribute("href")).toBe("/projects/getting-started");
+      expect(await onSite.getAttribute("target")).toBeNull();
       await expectNoAxeViolations(page);
+      await onSite.click();
+      await page.waitForURL(`${server.url}/projects/getting-started`);
     });
   });
 

@@ -1,9 +1,12 @@
-import { ArrowUpRight, Star } from "lucide-react";
+import { ArrowRight, ArrowUpRight, Star } from "lucide-react";
 import type { ResourceCard } from "../../../server/content/types.ts";
-import { isWebUrl } from "./external";
+import { isSitePath, isWebUrl } from "./external";
 import { STAGGER_CLASS, staggerStyle } from "./stagger";
 
-/** A library resource: a card linking to its site in a new tab. */
+/**
+ * A library resource: a card linking to its site in a new tab, or to a page of this
+ * site (a resource's URL may be a path, "/projects/intro") in the same tab.
+ */
 export function ResourceCardView({
   resource,
   index,
@@ -14,6 +17,8 @@ export function ResourceCardView({
   featured?: boolean;
 }) {
   const Heading = featured ? "h3" : "h4";
+  const onSite = isSitePath(resource.url);
+  const Arrow = onSite ? ArrowRight : ArrowUpRight;
   const body = (
     <>
       <div className="flex items-start justify-between gap-3">
@@ -21,7 +26,7 @@ export function ResourceCardView({
         {featured ? (
           <Star aria-hidden="true" className="size-4 shrink-0 text-warning" />
         ) : (
-          <ArrowUpRight aria-hidden="true" className="size-4 shrink-0 text-accent" />
+          <Arrow aria-hidden="true" className="size-4 shrink-0 text-accent" />
         )}
       </div>
       {resource.description && <p className="text-sm leading-relaxed text-fg-muted">{resource.description}</p>}
@@ -31,6 +36,18 @@ export function ResourceCardView({
   const className = `${STAGGER_CLASS} flex w-full flex-col gap-2 rounded-lg border border-line bg-surface-raised p-5 ${
     featured ? "border-t-2 border-t-accent" : ""
   }`;
+  if (onSite) {
+    return (
+      <a
+        href={resource.url}
+        data-testid="resource-card"
+        style={staggerStyle(index)}
+        className={`${className} transition-colors hover:border-accent`}
+      >
+        {body}
+      </a>
+    );
+  }
   if (!isWebUrl(resource.url)) {
     return (
       <div data-testid="resource-card" style={staggerStyle(index)} className={className}>

@@ -1,4 +1,5 @@
 import { ExternalLink } from "lucide-react";
+import { isWebUrl } from "~/components/public/external";
 import { SITE_NAME } from "~/lib/meta";
 import { FOOTER_QUICK_LINKS } from "./nav-items";
 
@@ -6,7 +7,7 @@ const LINK = "rounded-sm text-fg-muted underline-offset-4 hover:text-fg hover:un
 
 /** linkedinUrl is null when the settings could not be loaded (the shell of an error page). */
 export function SiteFooter({ linkedinUrl, year }: { linkedinUrl: string | null; year: number }) {
-  const profileUrl = linkedinUrl && isWebUrl(linkedinUrl) ? linkedinUrl : null;
+  const profileUrl = isWebUrl(linkedinUrl) ? linkedinUrl : null;
   return (
     <footer data-print="hide" className="border-t border-line bg-surface-raised">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-3">
@@ -52,9 +53,4 @@ export function SiteFooter({ linkedinUrl, year }: { linkedinUrl: string | null; 
       </div>
     </footer>
   );
-}
-
-/** The value is admin-edited; anything but an http(s) URL is not worth a link. */
-function isWebUrl(value: string): boolean {
-  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
