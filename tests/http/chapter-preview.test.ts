@@ -52,6 +52,7 @@ describe.each(TEST_DIALECTS)("chapter previews on %s", (dialect) => {
             order_index: 0,
           })
           .execute();
+        await db.insertInto("chapter_slug_redirects").values({ slug: "out-soon", chapter_id: "chapter-out" }).execute();
       },
     });
     base = site.server.url;
@@ -96,6 +97,19 @@ describe.each(TEST_DIALECTS)("chapter previews on %s", (dialect) => {
       }
       // Without ?preview an editor reads the public site like anyone else.
       expect((await get("/projects/secret-draft", cookies.editor)).status).toBe(404);
+    });
+
+    it("sends anyone else to a published chapter's own address, and an editor from a former slug to its preview", async () => {
+      for (const cookie of [undefined, cookies.noRole]) {
+        for (const path of ["/projects/out?preview", "/projects/out-soon?preview"]) {
+          const response = await get(path, cookie);
+          expect(response.status, `${path} (${cookie ? "no role" : "anonymous"})`).toBe(302);
+          expect(header(response, "location")).toBe("/projects/out");
+        }
+      }
+      const renamed = await get("/projects/out-soon?preview", cookies.editor);
+      expect(renamed.status).toBe(302);
+      expect(header(renamed, "location")).toBe("/projects/out?preview");
     });
 
     it("leaves the published chapter's page to the page cache for visitors", async () => {

@@ -19,8 +19,9 @@ const CHAPTER_PREVIEW_HEADERS = {
 /**
  * /projects/:slug: a published chapter; a former slug redirects (301); drafts and
  * unknown slugs are 404. /projects/:slug?preview: for editors and admins, the chapter
- * as visitors will see it, published or not, with a notice; anyone else gets the 404
- * of any unpublished chapter, so a draft's existence is not disclosed.
+ * as visitors will see it, published or not, with a notice. Anyone else (a preview
+ * link passed on) is sent to the published chapter's own address, or gets the 404 of
+ * any unpublished chapter, so a draft's existence is not disclosed.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
@@ -28,10 +29,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const origin = services.config.publicOrigin;
   if (new URL(request.url).searchParams.has("preview")) {
     const viewer = await getViewer(services, request);
-    const preview = viewer?.roles.isEditor ? await readChapterPreview(services.db, params.slug) : null;
-    if (!preview) throw data(null, { status: 404 });
-    const reader = await prepareChapterPreview(preview, sources, origin);
-    return data({ ...reader, preview: { published: preview.published } }, { headers: CHAPTER_PREVIEW_HEADERS });
+    const isEditor = Boolean(viewer?.roles.isEditor);
+    const preview = isEditor ? await readChapterPreview(services.db, params.slug) : null;
+    if (preview) {
+      const reader = await prepareChapterPreview(preview, sources, origin);
+      return data({ ...reader, preview: { published: preview.published } }, { headers: CHAPTER_PREVIEW_HEADERS });
+    }
+    // Temporary: the same address previews the chapter once an editor signs in.
+    const published = await services.content.chapter(params.slug);
+    if (published.kind === "missing") throw data(null, { status: 404 });
+    const slug = published.kind === "redirect" ? published.slug : params.slug;
+    throw redirect(`/projects/${encodeURIComponent(slug)}${isEditor ? "?preview" : ""}`, 302);
   }
   const lookup = await readReader(services.content, sources, origin, params.slug);
   if (lookup.kind === "redirect") throw redirect(`/projects/${encodeURIComponent(lookup.slug)}`, 301);
