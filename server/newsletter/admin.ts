@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
-import { addDays, utcDay } from "../analytics/days.ts";
+import { addDays, DAY_MS, utcDay } from "../analytics/days.ts";
 import type { Database, NewsletterSubscribersTable, SUBSCRIBER_STATUSES } from "../db/schema.ts";
 
 /**
@@ -16,7 +16,7 @@ export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 
 export interface NewsletterStats {
   total: number;
-  /** Subscribed since the first day of this month (UTC). */
+  /** Subscribed in the last 30 days (the stats' month: a count that does not fall to zero on the 1st). */
   newThisMonth: number;
   /** Subscribed in the last 7 days. */
   newThisWeek: number;
@@ -26,11 +26,9 @@ export interface NewsletterStats {
   bounced: number;
 }
 
-const startOfUtcMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-
 export async function getNewsletterStats(db: Kysely<Database>, now: Date = new Date()): Promise<NewsletterStats> {
-  const monthStart = startOfUtcMonth(now);
-  const weekStart = new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000).toISOString();
+  const monthStart = new Date(now.getTime() - 30 * DAY_MS).toISOString();
+  const weekStart = new Date(now.getTime() - 7 * DAY_MS).toISOString();
   const [byStatus, recent] = await Promise.all([
     db
       .selectFrom("newsletter_subscribers")
