@@ -13,7 +13,8 @@ import { oneClickUnsubscribeUrl, unsubscribeUrl } from "./tokens.ts";
 /**
  * The notifications table: one row per published item (UNIQUE(item_type, item_id)),
  * so re-publishing or editing never emails again. A notification waits a grace period
- * (unpublishing or deleting within it cancels it), then the scheduler fans it out: it
+ * (unpublishing or deleting within it cancels it, and publishing again starts it over:
+ * nothing was sent), then the scheduler fans it out: it
  * writes one outbox row per eligible subscriber, keyed `notify:{id}:{subscriber}`, a
  * chunk of subscribers per statement, and then claims the notification (pending →
  * sent, a compare-and-set). Several instances may run the scheduler: their rows meet on
@@ -56,8 +57,10 @@ async function autoSendEnabled(db: Kysely<Database>): Promise<boolean> {
 
 /**
  * Schedules the email about a newly published item, `graceMs` from now, when
- * automatic notifications are on. Returns the new row, or undefined when they are
- * off or the item already has a notification (whatever its status).
+ * automatic notifications are on. An item whose notification was cancelled (it was
+ * unpublished within its grace period, before any email) is announced as it now is.
+ * Returns the scheduled row, or undefined when they are off or the item already has a
+ * notification that is pending or sent.
  */
 export async function scheduleNotification(
   db: Kysely<Database>,
@@ -67,21 +70,24 @@ export async function scheduleNotification(
   if (!(await autoSendEnabled(db))) return undefined;
   const now = options.now ?? new Date();
   const graceMs = Math.max(0, options.graceMs ?? NOTIFICATION_GRACE_MS);
+  const announcement = {
+    title: item.title,
+    summary: item.summary ?? "",
+    url: item.url,
+    image_url: item.imageUrl ?? null,
+    status: "pending" as const,
+    created_at: now.toISOString(),
+    scheduled_for: new Date(now.getTime() + graceMs).toISOString(),
+  };
   return db
     .insertInto("notifications")
-    .values({
-      id: newId("notification"),
-      item_type: item.type,
-      item_id: item.id,
-      title: item.title,
-      summary: item.summary ?? "",
-      url: item.url,
-      image_url: item.imageUrl ?? null,
-      status: "pending",
-      created_at: now.toISOString(),
-      scheduled_for: new Date(now.getTime() + graceMs).toISOString(),
-    })
-    .onConflict((conflict) => conflict.columns(["item_type", "item_id"]).doNothing())
+    .values({ id: newId("notification"), item_type: item.type, item_id: item.id, ...announcement })
+    .onConflict((conflict) =>
+      conflict
+        .columns(["item_type", "item_id"])
+        .doUpdateSet(announcement)
+        .where("notifications.status", "=", "cancelled"),
+    )
     .returningAll()
     .executeTakeFirst();
 }

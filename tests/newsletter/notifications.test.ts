@@ -179,7 +179,7 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await outbox()).toHaveLength(2);
   });
 
-  it("a draft chapter notifies when it is first published; unpublishing within the grace period cancels it", async () => {
+  it("a draft chapter notifies when it is first published; unpublishing within the grace period cancels it, publishing again announces it", async () => {
     const draft = await createChapter(store, { title: "Draft", published: false });
     expect(await getNotificationForItem(db(), { type: "chapter", id: draft.id })).toBeUndefined();
     let latest = await updateChapter(store, draft.id, { revision: draft.revision, published: true });
@@ -189,15 +189,27 @@ describe.each(TEST_DIALECTS)("newsletter notifications on %s", (dialect) => {
     expect(await getNotificationForItem(db(), { type: "chapter", id: draft.id })).toMatchObject({
       status: "cancelled",
     });
-    // Re-publishing does not bring it back.
-    await updateChapter(store, draft.id, { revision: latest.revision, published: true });
+    // Nothing was sent: publishing again announces it, as it is now, after a new grace period.
+    const cancelled = await getNotificationForItem(db(), { type: "chapter", id: draft.id });
+    latest = await updateChapter(store, draft.id, { revision: latest.revision, published: true });
     expect(await notificationCount()).toBe(1);
-    expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toEqual({
-      notifications: 0,
-      emails: 0,
-      skippedSubscriberIds: [],
+    const rearmed = await getNotificationForItem(db(), { type: "chapter", id: draft.id });
+    expect(rearmed).toMatchObject({ id: cancelled?.id, status: "pending", title: "Draft, renamed" });
+    expect(Date.parse(rearmed?.scheduled_for ?? "")).toBeGreaterThan(Date.parse(cancelled?.scheduled_for ?? ""));
+    expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toMatchObject({
+      notifications: 1,
+      emails: 2,
     });
-    expect(await outbox()).toEqual([]);
+    expect((await outbox()).map((email) => email.subject)).toEqual([
+      "New chapter: Draft, renamed",
+      "New chapter: Draft, renamed",
+    ]);
+    // Once sent, unpublishing and publishing again never notify again.
+    latest = await updateChapter(store, draft.id, { revision: latest.revision, published: false });
+    await updateChapter(store, draft.id, { revision: latest.revision, published: true });
+    expect(await getNotificationForItem(db(), { type: "chapter", id: draft.id })).toMatchObject({ status: "sent" });
+    expect(await sendDueNotifications(db(), { ...fanOutOptions, now: later() })).toMatchObject({ notifications: 0 });
+    expect(await outbox()).toHaveLength(2);
   });
 
   it("deleting a chapter, tip or resource within the grace period cancels its notification", async () => {
