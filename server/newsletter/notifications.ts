@@ -12,15 +12,16 @@ import { oneClickUnsubscribeUrl, unsubscribeUrl } from "./tokens.ts";
 
 /**
  * The notifications table: one row per published item (UNIQUE(item_type, item_id)),
- * so re-publishing or editing never emails again. A notification waits a grace period
- * (unpublishing or deleting within it cancels it, and publishing again starts it over:
- * nothing was sent), then the scheduler fans it out: it
- * writes one outbox row per eligible subscriber, keyed `notify:{id}:{subscriber}`, a
- * chunk of subscribers per statement, and then claims the notification (pending →
- * sent, a compare-and-set). Several instances may run the scheduler: their rows meet on
- * the idempotency keys, so each subscriber has one email, and the claim lets one of
- * them count the notification. A run that died half-way left the notification pending
- * and its rows in place: the next run writes only the rest.
+ * so an item is announced once: editing or re-publishing it never emails again. A
+ * notification waits a grace period (unpublishing or deleting within it cancels it;
+ * publishing again then starts it over, as nothing was sent), then the scheduler fans
+ * it out: it writes one outbox row per eligible subscriber, keyed
+ * `notify:{id}:{subscriber}`, a chunk of subscribers per statement, and then claims
+ * the notification (pending → sent, a compare-and-set). Several instances may run the
+ * scheduler: their rows meet on the idempotency keys, so each subscriber has one
+ * email, and the claim lets one of them count the notification. A run that died
+ * half-way left the notification pending and its rows in place: the next run writes
+ * only the rest.
  */
 
 export const NOTIFICATION_GRACE_MS = 2 * 60_000;
