@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       const reader = await prepareChapterPreview(preview, sources, origin);
       return data({ ...reader, preview: { published: preview.published } }, { headers: CHAPTER_PREVIEW_HEADERS });
     }
-    // Temporary: the same address previews the chapter once an editor signs in.
+    // 302, not 301: for an editor the same address is the preview.
     const published = await services.content.chapter(params.slug);
     if (published.kind === "missing") throw data(null, { status: 404 });
     const slug = published.kind === "redirect" ? published.slug : params.slug;
