@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { backupBeforeMigrating } from "../../server/backup/pre-migration.ts";
 import { openDatabase } from "../../server/db/connection.ts";
@@ -6,7 +5,7 @@ import { migrateToLatest } from "../../server/db/migrate.ts";
 import { seedDefaults } from "../../server/db/seed.ts";
 import { DataFileError } from "../../server/transfer/data-file.ts";
 import { summaryLine, terminalProgress } from "../../server/transfer/progress.ts";
-import { exportToFile, importFromFile, TransferRefused } from "../../server/transfer/transfer.ts";
+import { checkImportFile, exportToFile, importFromFile, TransferRefused } from "../../server/transfer/transfer.ts";
 import { type CliCommand, UsageError } from "../command.ts";
 import { openExistingDatabase } from "../existing-database.ts";
 
@@ -64,8 +63,8 @@ export const transferCommands: CliCommand[] = [
       const handle = openDatabase(config.database);
       const progress = terminalProgress(output);
       try {
-        // Checked before the schema is touched: a mistyped name changes nothing.
-        if (!existsSync(file)) throw new UsageError(`${file} does not exist.`);
+        // Checked before the schema is touched: a mistyped name or a wrong file changes nothing.
+        await asUsage(() => checkImportFile(file));
         // A new installation's database may be blank: it gets the schema (and defaults)
         // first. One with data at an older schema is backed up before that, as at start.
         const backup = await backupBeforeMigrating(config, handle, { info: () => {} });

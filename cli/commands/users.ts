@@ -9,6 +9,7 @@ import {
   resetPassword,
   setRole,
 } from "../../server/auth/users.ts";
+import { backupBeforeMigrating } from "../../server/backup/pre-migration.ts";
 import type { Config } from "../../server/config.ts";
 import { ROLES } from "../../server/db/schema.ts";
 import { prepareDatabase } from "../../server/db/setup.ts";
@@ -35,7 +36,11 @@ function role(values: Values): (typeof ROLES)[number] {
 async function withAccounts<T>(config: Config, work: (services: AccountServices) => Promise<T>): Promise<T> {
   // Errors only, and on stderr: stdout is the command's answer.
   const logger = pino({ level: "error", base: undefined }, pino.destination({ dest: 2, sync: true }));
-  const database = await prepareDatabase(config.database, logger);
+  // A database with data gets a backup before its schema changes, as at start.
+  const database = await prepareDatabase(config.database, logger, async (handle) => {
+    const backup = await backupBeforeMigrating(config, handle, { info: () => {} });
+    if (backup) process.stderr.write(`Backed up the database before migrating: ${backup}\n`);
+  });
   const { auth, close } = createAuthForDatabase(config, database, logger);
   try {
     // Better Auth checks its tables in the background once started; wait for it, so

@@ -24,11 +24,13 @@ import { TransferRefused } from "../transfer/transfer.ts";
 import { decodeValue } from "../transfer/values.ts";
 import { ArchiveError, DATA_ENTRY, type Manifest, mediaEntries, SQLITE_ENTRY, unpackArchive } from "./archive.ts";
 import type { BackupConfig } from "./backup.ts";
+import { replaceSchema } from "./replace-schema.ts";
 
 /**
  * Restores a backup into this installation's database and media storage. Everything
  * is checked before anything is touched: the archive's checksums, its row counts, its
- * schema version, its media names, and that the target is empty (or `force`). The
+ * schema version, its media names, and that the target is empty (or `force`, which
+ * also replaces a schema newer than the backup's: replace-schema.ts). The
  * backup's media files are put first, the database is then loaded in one transaction,
  * and only then are the installation's other media files deleted: a failure at any step
  * leaves either the database as it was with its files (some of the backup's perhaps
@@ -53,9 +55,11 @@ export async function restoreBackup(
     await checkCounts(staging, manifest);
 
     const applied = await appliedSchemaVersion(handle.db);
-    if (applied && applied > manifest.schemaVersion) {
+    // Migrated since the backup (an upgrade to go back from, perhaps by a newer release).
+    const newerSchema = applied !== null && applied > manifest.schemaVersion;
+    if (newerSchema && !options.force) {
       throw new TransferRefused(
-        `This database is at schema ${applied}, newer than the backup's ${manifest.schemaVersion}: restore into a blank database (the restore brings it to the backup's schema, loads it, then applies the newer migrations).`,
+        `This database is at schema ${applied}, newer than the backup's ${manifest.schemaVersion}. Add --force to replace it, schema and all, with the backup (the way back from an upgrade), or restore into a blank database.`,
       );
     }
     const data = applied ? await tablesWithData(handle.db) : new Map<string, number>();
@@ -87,21 +91,26 @@ export async function restoreBackup(
       progress.file(body.length);
     }
 
-    await migrateTo(handle.db, handle.dialect, manifest.schemaVersion);
     let rows = 0;
     const onRows = (count: number) => {
       rows += count;
       progress.rows(count);
     };
-    await handle.db.transaction().execute(async (trx) => {
-      const present = await existingTables(trx);
+    const load = async (db: Kysely<Database>) => {
+      const present = await existingTables(db);
       await clearTables(
-        trx,
+        db,
         TABLES.filter((spec) => present.has(spec.name)),
       );
-      if (manifest.database === "sqlite") await loadFromSqlite(trx, path.join(staging, SQLITE_ENTRY), progress, onRows);
-      else await loadFromData(trx, path.join(staging, DATA_ENTRY), progress, onRows);
-    });
+      if (manifest.database === "sqlite") await loadFromSqlite(db, path.join(staging, SQLITE_ENTRY), progress, onRows);
+      else await loadFromData(db, path.join(staging, DATA_ENTRY), progress, onRows);
+    };
+    if (newerSchema) {
+      await replaceSchema(handle, manifest.schemaVersion, load);
+    } else {
+      await migrateTo(handle.db, handle.dialect, manifest.schemaVersion);
+      await handle.db.transaction().execute(load);
+    }
 
     const restored = new Set(media.map(([name]) => name));
     const replaced = existingMedia.map((stored) => stored.path).filter((name) => !restored.has(name));

@@ -87,6 +87,15 @@ export async function exportToFile(
 }
 
 /**
+ * Reads the whole export as an import would, touching no database: a file of another
+ * format or version, or a damaged one, is refused before anything changes.
+ */
+export async function checkImportFile(file: string): Promise<void> {
+  if (!existsSync(file)) throw new TransferRefused(`${file} does not exist.`);
+  await readDataFile(file, { allowed: (spec) => spec.exported });
+}
+
+/**
  * Loads an export into this database in one transaction: refused when the database
  * already holds data unless `force`, which replaces every exported table. A fault in
  * the file (format, version, a bad value, a truncated end) rolls everything back.

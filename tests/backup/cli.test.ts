@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appliedSchemaVersion, migrateTo } from "../../server/transfer/schema-version.ts";
+import { DATA_FORMAT } from "../../server/transfer/data-file.ts";
+import { appliedSchemaVersion, latestSchemaVersion, migrateTo } from "../../server/transfer/schema-version.ts";
 import { TEST_DIALECTS } from "../helpers/databases.ts";
 import { runScript } from "../helpers/run-script.ts";
 import { createInstallation, type Installation, mediaFiles, SECRET, seedSite, snapshotTables } from "./site-data.ts";
@@ -129,6 +130,22 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
   );
 
   it(
+    "users:list backs up a database with data before migrating it, as the server would",
+    async () => {
+      const old = await olderSiteWithData();
+      const listed = await cli(["users:list"], old);
+      expect(listed.code).toBe(0);
+      const backups = path.join(old.config.dataDir, "backups");
+      const [name, ...others] = readdirSync(backups);
+      expect(others).toEqual([]);
+      expect(name).toMatch(/^bastion-before-0005-phone-factor-\S+\.tar\.gz$/);
+      expect(listed.stderr).toBe(`Backed up the database before migrating: ${path.join(backups, name!)}\n`);
+      expect(await appliedSchemaVersion(old.handle.db)).toBe(latestSchemaVersion());
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
     "import checks its file before touching the schema, and backs up a database with data before migrating it",
     async () => {
       const old = await olderSiteWithData();
@@ -138,6 +155,13 @@ describe.each(TEST_DIALECTS)("node cli/main.ts backup, restore, export and impor
         stdout: "",
         stderr: `${missing} does not exist.\n`,
       });
+      const wrong = path.join(folder, "not-an-export.json");
+      writeFileSync(wrong, '{"hello":"world"}\n');
+      const refused = await cli(["import", wrong], old);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        `${wrong} is not a Bastion export file (its first line is not a "${DATA_FORMAT}" header).\n`,
+      );
       expect(await appliedSchemaVersion(old.handle.db)).toBe("0004-media");
       expect(existsSync(path.join(old.config.dataDir, "backups"))).toBe(false);
 
