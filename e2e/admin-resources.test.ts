@@ -6,11 +6,12 @@ import {
   choose,
   chooseTheme,
   expectKeyboardDialog,
+  expectNoSideScroll,
   expectStaleDialogSaveRefused,
   looksOn,
   toast,
 } from "./helpers/admin-screens.ts";
-import { newPage, textOf, withPage } from "./helpers/browser.ts";
+import { MOBILE_VIEWPORT, newPage, textOf, withPage } from "./helpers/browser.ts";
 import { visit } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
@@ -218,6 +219,26 @@ describe.each(TEST_DIALECTS)("/admin/resources on %s", (dialect) => {
         expect(await page.getByText(edited).count()).toBe(0);
       });
     });
+  });
+
+  it("keeps a resource named with an unbroken word (a pasted hash) within a phone's width", async () => {
+    const hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    await site.database((db) =>
+      db
+        .insertInto("resources")
+        .values({ id: "res-long-word", name: `SHA-256 ${hash}`, url: `https://hashes.example/${hash}`, order_index: 9 })
+        .execute(),
+    );
+    try {
+      await withPage({ viewport: MOBILE_VIEWPORT }, async (testPage) => {
+        const page = await site.signedIn(testPage, "editor");
+        await visit(page, `${site.base}/admin/resources`);
+        await card(page, `SHA-256 ${hash}`).waitFor();
+        await expectNoSideScroll(page, "a resource named with a hash");
+      });
+    } finally {
+      await site.database((db) => db.deleteFrom("resources").where("id", "=", "res-long-word").execute());
+    }
   });
 
   it("adds a resource from the keyboard alone; Escape closes the dialog and focus returns", async () => {

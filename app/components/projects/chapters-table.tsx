@@ -44,10 +44,7 @@ function ChapterRow({ chapter, selected }: { chapter: ChapterRecord; selected: b
           to={{ search: `?${new URLSearchParams({ chapter: chapter.id })}`, hash: "sections" }}
           aria-current={selected ? "true" : undefined}
           data-testid="choose-chapter"
-          className={cn(
-            "font-medium break-words underline-offset-4 hover:underline",
-            selected ? "text-accent" : "text-fg",
-          )}
+          className={cn("font-medium underline-offset-4 hover:underline", selected ? "text-accent" : "text-fg")}
         >
           {chapter.title}
         </Link>

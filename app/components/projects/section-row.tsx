@@ -60,7 +60,7 @@ export function SectionRow({ section, name, handle, first, last, busy, onMove }:
             />
           </div>
         </div>
-        <p data-testid="section-excerpt" className="pr-2 pb-1 text-sm break-words text-fg">
+        <p data-testid="section-excerpt" className="pr-2 pb-1 text-sm wrap-anywhere text-fg">
           {sectionExcerpt(section.content)}
         </p>
       </div>

@@ -22,7 +22,7 @@ export function SectionsPanel({
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">
             <CardTitle>Sections</CardTitle>
-            <CardDescription className="mt-1.5 break-words">
+            <CardDescription className="mt-1.5 wrap-anywhere">
               {chapter ? `Chapter ${chapter.number}: ${chapter.title}` : "The parts of a chapter, in reading order."}
             </CardDescription>
           </div>

@@ -13,7 +13,7 @@ export function ResourceAdminCard({ resource }: { resource: ResourceRecord }) {
   return (
     <Card data-testid="resource-card" className="flex h-full flex-col gap-3 p-5">
       <div className="flex items-start justify-between gap-3">
-        <h2 className="min-w-0 font-semibold break-words text-fg">{resource.name}</h2>
+        <h2 className="min-w-0 font-semibold wrap-anywhere text-fg">{resource.name}</h2>
         {resource.featured && (
           <Badge tone="warning" className="shrink-0">
             <Star aria-hidden="true" className="size-3" />

@@ -28,7 +28,7 @@ function TipRow({ tip }: { tip: TipRecord }) {
   return (
     <TableRow data-testid="tip-row">
       <TableCell label="Title">
-        <span className="block font-medium break-words text-fg">{tip.title}</span>
+        <span className="block font-medium text-fg">{tip.title}</span>
         {tip.url && <span className="block font-mono text-xs break-all text-fg-muted">{tip.url}</span>}
       </TableCell>
       <TableCell label="Category" className="whitespace-nowrap text-fg-muted">

@@ -56,7 +56,7 @@ export function TableCell({ label, className, children, ...props }: TableCellPro
           {label}
         </span>
       )}
-      <span className="min-w-0 max-sm:flex-1 max-sm:break-words">{children}</span>
+      <span className="min-w-0 max-sm:flex-1 max-sm:wrap-anywhere">{children}</span>
     </td>
   );
 }
