@@ -6,11 +6,12 @@ import {
   choose,
   chooseTheme,
   expectKeyboardDialog,
+  expectNoSideScroll,
   expectStaleDialogSaveRefused,
   looksOn,
   toast,
 } from "./helpers/admin-screens.ts";
-import { newPage, textOf, withPage } from "./helpers/browser.ts";
+import { MOBILE_VIEWPORT, newPage, textOf, withPage } from "./helpers/browser.ts";
 import { visit, waitForHydration } from "./helpers/hydration.ts";
 import { setUpSignedInSite } from "./helpers/signed-in-site.ts";
 
@@ -194,6 +195,8 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         });
         await page.getByRole("button", { name: "Add Section" }).click();
         await choose(page, add.getByRole("combobox", { name: "Section type" }), "Code");
+        // Nothing typed yet: the content's message waits for a save or for the field to be left.
+        expect(await add.getByText("Section content is required").count()).toBe(0);
         await add.getByLabel("Code", { exact: true }).fill(code);
         await add.getByLabel("Language").fill("bash");
         await add.getByLabel("Caption").fill("A first sweep");
@@ -368,6 +371,36 @@ describe.each(TEST_DIALECTS)("/admin/projects on %s", (dialect) => {
         expect((await notification())?.status).toBe("cancelled");
       });
     });
+  });
+
+  it("keeps a chapter and a section holding an unbroken word (a pasted hash) within a phone's width", async () => {
+    const hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    await site.database(async (db) => {
+      await db
+        .insertInto("chapters")
+        .values({ id: "chapter-long-word", slug: "long-word", title: `Hash ${hash}`, number: 9, order_index: 9 })
+        .execute();
+      await db
+        .insertInto("chapter_sections")
+        .values({
+          id: "section-long-word",
+          chapter_id: "chapter-long-word",
+          type: "text",
+          content: hash,
+          order_index: 0,
+        })
+        .execute();
+    });
+    try {
+      await withPage({ viewport: MOBILE_VIEWPORT }, async (testPage) => {
+        const page = await site.signedIn(testPage, "editor");
+        await visit(page, `${site.base}/admin/projects?chapter=chapter-long-word`);
+        await page.getByTestId("section-excerpt").filter({ hasText: hash }).waitFor();
+        await expectNoSideScroll(page, "a chapter and a section holding a hash");
+      });
+    } finally {
+      await site.database((db) => db.deleteFrom("chapters").where("id", "=", "chapter-long-word").execute());
+    }
   });
 
   it("creates a chapter from the keyboard alone; Escape closes each dialog and focus returns", async () => {

@@ -133,18 +133,21 @@ export function SelectField({
   hint,
   options,
   className,
+  autoFocus,
 }: {
   meta: Meta;
   label: ReactNode;
   hint?: ReactNode;
   options: readonly SelectOption[];
   className?: string;
+  autoFocus?: boolean;
 }) {
   const control = useTextControl(meta);
   return (
     <FieldFrame meta={meta} label={label} hint={hint} className={className}>
       <Select
         id={meta.id}
+        autoFocus={autoFocus}
         options={options}
         value={typeof control.value === "string" ? control.value : undefined}
         onValueChange={(value) => control.change(value)}

@@ -31,7 +31,9 @@ export function SectionFields({
 }) {
   return (
     <>
-      <SelectField meta={fields.type} label="Section type" options={SECTION_TYPE_OPTIONS} />
+      {/* The first field takes the focus: one put in the empty content would be left at once
+          by choosing the type, which shows the content's "required" message before any typing. */}
+      <SelectField meta={fields.type} label="Section type" options={SECTION_TYPE_OPTIONS} autoFocus />
       {type === "image" ? (
         <ImageSectionFields fields={fields} form={form} />
       ) : (
@@ -53,7 +55,6 @@ function TextSectionFields({ fields, type }: { fields: SectionFieldsMeta; type: 
         meta={fields.content}
         label={CONTENT_LABELS[type]}
         rows={type === "heading" ? 2 : 8}
-        autoFocus
         spellCheck={type !== "code"}
         // Code keeps its lines as written; the preview shows how the reader scrolls them.
         wrap={type === "code" ? "off" : undefined}

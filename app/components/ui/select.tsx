@@ -18,6 +18,8 @@ export interface SelectProps extends ComponentPropsWithoutRef<typeof SelectPrimi
   "aria-describedby"?: string;
   placeholder?: string;
   testId?: string;
+  /** Focus the trigger when it mounts (a dialog's first field). */
+  autoFocus?: boolean;
 }
 
 /**
@@ -33,12 +35,14 @@ export function Select({
   "aria-label": ariaLabel,
   "aria-invalid": ariaInvalid,
   "aria-describedby": ariaDescribedBy,
+  autoFocus,
   ...props
 }: SelectProps) {
   return (
     <SelectPrimitive.Root {...props}>
       <SelectPrimitive.Trigger
         id={id}
+        autoFocus={autoFocus}
         aria-label={ariaLabel}
         aria-invalid={ariaInvalid}
         aria-describedby={ariaDescribedBy}
