@@ -18,7 +18,7 @@ export function TabsTrigger({ className, ...props }: ComponentPropsWithoutRef<ty
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        "cursor-pointer border-b-2 border-transparent px-4 py-2 text-sm font-medium whitespace-nowrap text-fg-muted hover:text-fg data-[state=active]:border-accent data-[state=active]:text-fg",
+        "cursor-pointer border-b-2 border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-fg-muted hover:text-fg focus-visible:-outline-offset-2 data-[state=active]:border-accent data-[state=active]:text-fg sm:px-4",
         className,
       )}
       {...props}
