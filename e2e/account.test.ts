@@ -358,11 +358,13 @@ describe("two-factor authentication (TOTP)", () => {
       });
       expect(old.status).toBe(401);
 
-      // Turn off: the password again, in a dialog.
-      await page.getByRole("button", { name: "Turn off two-factor authentication" }).click();
+      // Turn off: the password again, in a dialog, from the keyboard: what is typed goes into its field.
+      await page.getByRole("button", { name: "Turn off two-factor authentication" }).focus();
+      await page.keyboard.press("Enter");
       const disable = page.getByRole("dialog", { name: "Turn off two-factor authentication" });
-      await disable.getByLabel("Confirm your password").fill(TEST_PASSWORD);
-      await disable.getByRole("button", { name: "Turn off", exact: true }).click();
+      await disable.waitFor();
+      await page.keyboard.type(TEST_PASSWORD);
+      await page.keyboard.press("Enter");
       await toast(page, "Two-factor authentication is off.").waitFor();
       await disable.waitFor({ state: "hidden" });
       await expect.poll(() => textOf(page.getByTestId("two-factor-status"))).toBe("Off");
@@ -527,8 +529,11 @@ describe.each(LOOKS)("the account page in the $theme theme", ({ theme, viewport 
       await page.getByRole("dialog", { name: "Remove your phone number" }).waitFor();
       await checkState(page, theme, "the phone removal dialog");
       const removal = page.getByRole("dialog", { name: "Remove your phone number" });
-      await removal.getByLabel("Confirm your password").fill(TEST_PASSWORD);
-      await removal.getByRole("button", { name: "Remove", exact: true }).click();
+      expect(
+        await removal.getByLabel("Confirm your password").evaluate((field) => field === document.activeElement),
+      ).toBe(true);
+      await page.keyboard.type(TEST_PASSWORD);
+      await page.keyboard.press("Enter");
       await toast(page, "Your phone number has been removed.").waitFor();
       await expect.poll(() => textOf(page.getByTestId("phone-factor-status"))).toBe("Off");
       expect(await auditActions(userId(tourist.email))).toContain("account.phone-factor-removed");

@@ -9,10 +9,13 @@ export function ConfirmPasswordField({
   email,
   meta,
   className,
+  autoFocus,
 }: {
   email: string;
   meta: InputFieldProps["meta"];
   className?: string;
+  /** In a dialog asking for nothing else: typing goes straight into the field. */
+  autoFocus?: boolean;
 }) {
   return (
     <>
@@ -23,6 +26,7 @@ export function ConfirmPasswordField({
         label="Confirm your password"
         autoComplete="current-password"
         className={className}
+        autoFocus={autoFocus}
       />
     </>
   );

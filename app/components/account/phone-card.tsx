@@ -145,7 +145,7 @@ function RemovePhone({ email, pending = false }: { email: string; pending?: bool
         submitLabel="Remove"
         pendingLabel="Removing…"
       >
-        {(fields) => <ConfirmPasswordField email={email} meta={fields.password} />}
+        {(fields) => <ConfirmPasswordField email={email} meta={fields.password} autoFocus />}
       </FormDialog>
     </div>
   );

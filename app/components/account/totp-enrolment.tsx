@@ -88,7 +88,7 @@ export function ConfirmEnrolment({
         <li>
           <p>Or enter this key in the app by hand (time-based, 6 digits, every 30 seconds):</p>
           <code
-            className="mt-2 inline-block rounded border border-line px-2 py-1 font-mono break-all text-fg"
+            className="mt-2 inline-block rounded border border-line px-2 py-1 font-mono text-fg"
             data-testid="totp-secret"
             data-secret={enrolment.secret}
           >

@@ -30,11 +30,7 @@ export function TwoFactorOn({ email, onCodesReplaced }: { email: string; onCodes
         submitLabel="Turn off"
         pendingLabel="Turning off…"
       >
-        {(fields) => (
-          <>
-            <ConfirmPasswordField email={email} meta={fields.password} />
-          </>
-        )}
+        {(fields) => <ConfirmPasswordField email={email} meta={fields.password} autoFocus />}
       </FormDialog>
     </div>
   );
@@ -96,7 +92,7 @@ function BackupCodesForm({ email, onCodes }: { email: string; onCodes: (codes: s
   const { fields, busy } = regenerate;
   return (
     <IntentForm state={regenerate} className="flex flex-col gap-4" data-testid="backup-codes-form">
-      <ConfirmPasswordField email={email} meta={fields.password} />
+      <ConfirmPasswordField email={email} meta={fields.password} autoFocus />
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>
