@@ -152,7 +152,9 @@ describe.each([
 
       await page.goto(`${server.url}/newsletter/unsubscribe?token=forged.token`);
       await page.getByTestId("unsubscribe-button").click();
-      await expect.poll(() => textOf(page.getByTestId("unsubscribe-error"))).toBe("Failed to unsubscribe.");
+      await expect
+        .poll(() => textOf(page.getByTestId("unsubscribe-invalid")))
+        .toContain("This unsubscribe link is invalid. Please check your email and try again.");
     });
   });
 });
@@ -214,7 +216,9 @@ describe("newsletter form with JavaScript", () => {
     expect(await confirm.text()).toContain("invalid or has expired");
     const unsubscribe = await postForm("/newsletter/unsubscribe?token=forged.token", "forged.token");
     expect(unsubscribe.status).toBe(400);
-    expect(await unsubscribe.text()).toContain("Failed to unsubscribe.");
+    expect(await unsubscribe.text()).toContain(
+      "This unsubscribe link is invalid. Please check your email and try again.",
+    );
     const blank = await postForm("/newsletter/unsubscribe?token=forged.token", " ");
     expect(blank.status).toBe(400);
   });
