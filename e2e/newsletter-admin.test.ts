@@ -167,6 +167,8 @@ describe.each(LOOKS)("an admin in the $theme theme", ({ theme, viewport }) => {
       // Today's bar counts who is active now.
       expect(/(\d+) on \w+ \d+\.$/.exec(summary)?.[1]).toBe(await value("active"));
       expect(await tab(page, "Subscribers").getAttribute("aria-selected")).toBe("true");
+      // The tabs fit the window: a tab list that scrolls cuts off the focused tab's outline.
+      expect(await page.getByRole("tablist").evaluate((list) => list.scrollWidth - list.clientWidth)).toBe(0);
       const table = page.getByTestId("subscribers-table");
       expect(await textOf(table.getByTestId(`subscriber-${look.pending}`))).toContain("Pending");
       // Resend only for pending subscribers.
