@@ -36,19 +36,7 @@ export function ResourceCardView({
   const className = `${STAGGER_CLASS} flex w-full flex-col gap-2 rounded-lg border border-line bg-surface-raised p-5 ${
     featured ? "border-t-2 border-t-accent" : ""
   }`;
-  if (onSite) {
-    return (
-      <a
-        href={resource.url}
-        data-testid="resource-card"
-        style={staggerStyle(index)}
-        className={`${className} transition-colors hover:border-accent`}
-      >
-        {body}
-      </a>
-    );
-  }
-  if (!isWebUrl(resource.url)) {
+  if (!onSite && !isWebUrl(resource.url)) {
     return (
       <div data-testid="resource-card" style={staggerStyle(index)} className={className}>
         {body}
@@ -58,14 +46,13 @@ export function ResourceCardView({
   return (
     <a
       href={resource.url}
-      target="_blank"
-      rel="noopener noreferrer"
+      {...(onSite ? {} : { target: "_blank", rel: "noopener noreferrer" })}
       data-testid="resource-card"
       style={staggerStyle(index)}
       className={`${className} transition-colors hover:border-accent`}
     >
       {body}
-      <span className="sr-only"> (opens in a new tab)</span>
+      {!onSite && <span className="sr-only"> (opens in a new tab)</span>}
     </a>
   );
 }
